@@ -1,0 +1,38 @@
+"""Build the Cython search core and map the project's folders under one
+import package, ``whist_solve``:
+
+    solver/   -> whist_solve          (rules, PBN, the engine)
+    cli/      -> whist_solve.cli      (the command line)
+    puzzles/  -> whist_solve.puzzles  (the shipped puzzle collections)
+"""
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+
+extensions = [
+    Extension(
+        "whist_solve._engine",
+        ["solver/_engine.pyx"],
+        extra_compile_args=["-O3"],
+    ),
+]
+
+setup(
+    packages=["whist_solve", "whist_solve.cli", "whist_solve.puzzles"],
+    package_dir={
+        "whist_solve": "solver",
+        "whist_solve.cli": "cli",
+        "whist_solve.puzzles": "puzzles",
+    },
+    package_data={"whist_solve": ["*.pxd", "*.pyx"], "whist_solve.puzzles": ["*.pbn"]},
+    ext_modules=cythonize(
+        extensions,
+        include_path=["solver"],
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)

@@ -1,0 +1,809 @@
+# cython: language_level=3
+"""The double-dummy search core.
+
+A null-window alpha-beta search answers "can N-S take at least `target`
+tricks?"; a driver moves the target until it meets the exact value.  The
+search plays one card per node, keeps the position in bit masks, tries one
+card of every run of equivalent cards, cuts with sure tricks at the start of
+each trick, and stores bounds in the transposition table (_tt.pxd) keyed on
+suit lengths with only the top cards that decided each bound.
+
+Why a stored bound may serve another position: the search records, at every
+node, the set W of cards whose rank decided the result (the winner of a trick
+won by rank, the cards counted as sure tricks, the cards of a matched table
+entry).  Below the lowest card of W in a suit, the smaller cards never beat
+one another in the proof, so any position with the same suit lengths and the
+same owners of the cards from the top of each suit down to that card has the
+same answer.  Because the search plays only one card of a run of equivalent
+cards, W is widened at each trick boundary down through the run of its
+lowest card, so that the runs the proof relied on stay runs in every
+position the entry serves.
+"""
+from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, JOKERS, MAXPLY,
+                     MAXMOVES, NSUITS, CUTBITS)
+from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
+
+
+cdef inline int popc(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef inline int lowbit(uint32_t x) noexcept nogil:
+    return __builtin_ctz(x)
+
+
+cdef inline int highbit(uint32_t x) noexcept nogil:
+    return 31 - __builtin_clz(x)
+
+
+cdef inline uint32_t present(Ctx* c, int s) noexcept nogil:
+    """Cards of suit s still held by anyone."""
+    return c.hand[0][s] | c.hand[1][s] | c.hand[2][s] | c.hand[3][s]
+
+
+cdef inline int owner(Ctx* c, int s, int b) noexcept nogil:
+    cdef int h
+    for h in range(4):
+        if (c.hand[h][s] >> b) & 1:
+            return h
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Making and unmaking a card
+
+cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
+    """Play card (s, b) for the seat on turn.  Returns the winning card as a
+    W bit when this card completes a trick won by rank, else 0."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef int i, ws, wp, winner, byrank
+    c.saved[ply] = st[0]
+    c.hand[h][s] &= ~(1 << b)
+    c.hash ^= c.zob[h][s][b]
+    st.tsuit[k] = s
+    st.tbit[k] = b
+    if k == 0:
+        if s == JOKERS:
+            st.led = -1
+            st.winpos = -1
+        else:
+            st.led = s
+            st.winpos = 0
+    elif st.winpos < 0:
+        if s != JOKERS:
+            st.winpos = k
+            st.led = s
+    else:
+        ws = st.tsuit[st.winpos]
+        if s == ws:
+            if b > st.tbit[st.winpos]:
+                st.winpos = k
+        elif s == c.trump:
+            st.winpos = k
+    if k < 3:
+        st.nplayed = k + 1
+        return 0
+    wp = st.winpos
+    ws = st.tsuit[wp]
+    byrank = 0
+    for i in range(4):
+        if i != wp and st.tsuit[i] == ws:
+            byrank = 1
+    winner = (st.leader + wp) & 3
+    if (winner & 1) == 0:
+        st.ns_won += 1
+    st.left -= 1
+    st.leader = winner
+    st.nplayed = 0
+    st.led = -1
+    st.winpos = -1
+    if byrank:
+        return (<uint64_t> 1) << (16 * ws + st.tbit[wp])
+    return 0
+
+
+cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
+    cdef int h
+    c.st = c.saved[ply]
+    h = (c.st.leader + c.st.nplayed) & 3
+    c.hand[h][s] |= (1 << b)
+    c.hash ^= c.zob[h][s][b]
+
+
+# ---------------------------------------------------------------------------
+# Sure tricks for the side on lead
+
+cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+    """Tricks the seat on lead, h, can cash at once with its own top cards,
+    counting a side suit only as long as no opponent with trumps is void in
+    it.  Sets wq to the cards counted where they beat other cards."""
+    cdef int s, k, o, cap, n
+    cdef uint32_t mine, others, cards
+    cdef int t = c.trump
+    cdef int q = 0
+    wq[0] = 0
+    for s in range(4):
+        mine = c.hand[h][s]
+        if not mine:
+            continue
+        others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
+        if others:
+            cards = mine & ~((2u << highbit(others)) - 1)
+        else:
+            cards = mine
+        k = popc(cards)
+        if k == 0:
+            continue
+        if t >= 0 and s != t:
+            cap = 99
+            o = (h + 1) & 3
+            if c.hand[o][t] and popc(c.hand[o][s]) < cap:
+                cap = popc(c.hand[o][s])
+            o = (h + 3) & 3
+            if c.hand[o][t] and popc(c.hand[o][s]) < cap:
+                cap = popc(c.hand[o][s])
+            if k > cap:
+                # the top `cap` of them still win
+                n = k - cap
+                while n > 0:
+                    cards &= cards - 1
+                    n -= 1
+                k = cap
+        if k and others:
+            wq[0] |= (<uint64_t> cards) << (16 * s)
+        q += k
+    if q > c.st.left:
+        q = c.st.left
+    return q
+
+
+cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
+    """Sure tricks of the side of seat o (not on lead) with the top trumps:
+    the run of top trumps held by the one seat that holds the highest."""
+    cdef int t = c.trump
+    cdef uint32_t all_t = present(c, t)
+    cdef uint32_t mine, seg
+    cdef int top, holder, k = 0, b
+    wq[0] = 0
+    if not all_t:
+        return 0
+    top = highbit(all_t)
+    holder = owner(c, t, top)
+    if (holder & 1) != (o & 1):
+        return 0
+    mine = c.hand[holder][t]
+    seg = 0
+    while all_t:
+        b = highbit(all_t)
+        if not ((mine >> b) & 1):
+            break
+        seg |= 1u << b
+        all_t &= ~(1u << b)
+        k += 1
+    if all_t:
+        wq[0] = (<uint64_t> seg) << (16 * t)
+    return k
+
+
+# ---------------------------------------------------------------------------
+# Move generation and ordering
+
+cdef inline int beats(Ctx* c, int s, int b) noexcept nogil:
+    """Would card (s, b) beat the card winning the current trick?"""
+    cdef TrickState* st = &c.st
+    if st.winpos < 0:
+        return s != JOKERS
+    cdef int ws = st.tsuit[st.winpos]
+    if s == ws:
+        return b > st.tbit[st.winpos]
+    return s == c.trump
+
+
+cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
+    """Fill c.moves[ply] with one card of every run of equivalent legal
+    cards, best first.  Returns how many."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef Move* mv = c.moves[ply]
+    cdef int n = 0, s, b, s0, s1, i, j
+    cdef uint32_t mine, pres, x, below
+    cdef Move tmp
+    if k > 0 and st.led >= 0 and c.hand[h][st.led]:
+        s0 = st.led
+        s1 = st.led + 1
+    else:
+        s0 = 0
+        s1 = NSUITS
+    for s in range(s0, s1):
+        mine = c.hand[h][s]
+        if not mine:
+            continue
+        if s == JOKERS:
+            # at no-trump the jokers are interchangeable: one will do
+            mv[n].suit = s
+            mv[n].bit = lowbit(mine)
+            n += 1
+            continue
+        pres = present(c, s)
+        for i in range(k):
+            if c.st.tsuit[i] == s:
+                pres |= 1u << c.st.tbit[i]
+        x = mine
+        while x:
+            b = lowbit(x)
+            x &= x - 1
+            below = pres & ((1u << b) - 1)
+            if below and (mine >> highbit(below)) & 1:
+                continue  # the card below it is ours too: same run
+            mv[n].suit = s
+            mv[n].bit = b
+            n += 1
+    score_moves(c, mv, n, h, k)
+    # insertion sort, best first
+    for i in range(1, n):
+        tmp = mv[i]
+        j = i - 1
+        while j >= 0 and mv[j].score < tmp.score:
+            mv[j + 1] = mv[j]
+            j -= 1
+        mv[j + 1] = tmp
+    return n
+
+
+cdef inline int is_top(Ctx* c, int h, int s, int b) noexcept nogil:
+    """Is (s, b) higher than every card of suit s the other seats hold?"""
+    cdef uint32_t others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
+    return others == 0 or b > highbit(others)
+
+
+cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
+    cdef int i, s, b, sc, t = c.trump
+    cdef int p = (h + 2) & 3
+    cdef int lho = (h + 1) & 3
+    cdef int rho = (h + 3) & 3
+    cdef uint32_t others, opp
+    cdef int partner_winning, len_s
+    cdef TrickState* st = &c.st
+    for i in range(n):
+        s = mv[i].suit
+        b = mv[i].bit
+        len_s = popc(c.hand[h][s])
+        if k == 0:
+            # leading
+            if s == JOKERS:
+                sc = -60
+            else:
+                others = c.hand[lho][s] | c.hand[p][s] | c.hand[rho][s]
+                opp = c.hand[lho][s] | c.hand[rho][s]
+                if is_top(c, h, s, b) and others:
+                    sc = 40 + b
+                    if t >= 0 and s != t and ((c.hand[lho][s] == 0 and c.hand[lho][t])
+                                              or (c.hand[rho][s] == 0 and c.hand[rho][t])):
+                        sc -= 60
+                elif c.hand[p][s] and opp and highbit(c.hand[p][s]) > highbit(opp):
+                    sc = 30 - b        # low towards partner's winner
+                elif (t >= 0 and s != t and c.hand[p][s] == 0 and c.hand[p][t]
+                      and not (c.hand[lho][s] == 0 and c.hand[lho][t])):
+                    sc = 35 - b        # partner ruffs
+                elif others == 0:
+                    sc = 20 - b
+                else:
+                    sc = -b
+                    if opp and c.hand[rho][s] and highbit(c.hand[rho][s]) == highbit(opp):
+                        sc -= 5        # leading into the holder of the top card
+                if t >= 0 and s == t:
+                    sc += 5 if is_top(c, h, s, highbit(c.hand[h][s] | c.hand[p][s])) else -15
+        else:
+            partner_winning = st.winpos >= 0 and ((st.leader + st.winpos) & 3) == p
+            if s == st.led or st.led < 0:
+                # following suit (or free to play after a joker lead)
+                if partner_winning:
+                    sc = 40 - b
+                elif beats(c, s, b):
+                    if k == 3 or is_top(c, h, s, b):
+                        sc = 60 - b    # wins the trick as cheaply as possible
+                    else:
+                        sc = 30 + b if k == 2 else 15 - b
+                else:
+                    sc = 35 - b
+            elif s == t:
+                # ruffing
+                if partner_winning:
+                    sc = -20 - b
+                elif beats(c, s, b):
+                    sc = 50 - b
+                else:
+                    sc = -30 - b
+            else:
+                # discarding: small cards from long suits without winners
+                sc = 10 - b + len_s
+                if s == JOKERS:
+                    sc = 25
+        mv[i].score = sc
+
+
+# ---------------------------------------------------------------------------
+# The search
+
+cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own) noexcept nogil:
+    """Key (suit lengths, leader) and owner strings of the position at a
+    trick boundary."""
+    cdef int h, s, b, i, o
+    cdef uint64_t k = 0, word
+    cdef uint16_t k2 = 0x8000 | c.st.leader
+    cdef uint32_t pres
+    own[0] = 0
+    own[1] = 0
+    for h in range(4):
+        for s in range(4):
+            k |= (<uint64_t> popc(c.hand[h][s])) << (16 * h + 4 * s)
+        k2 |= popc(c.hand[h][JOKERS]) << (2 + 2 * h)
+    for s in range(4):
+        pres = present(c, s)
+        word = 0
+        i = 0
+        while pres:
+            b = highbit(pres)
+            pres ^= 1u << b
+            o = (((c.hand[1][s] | c.hand[3][s]) >> b) & 1) | ((((c.hand[2][s] | c.hand[3][s]) >> b) & 1) << 1)
+            word |= (<uint64_t> o) << (2 * i)
+            i += 1
+        own[s >> 1] |= word << (32 * (s & 1))
+    key[0] = k
+    key2[0] = k2
+
+
+cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
+    """The cards a table pattern covers in the current position: the top
+    popcount(mask)/2 cards of each suit."""
+    cdef uint64_t w = 0
+    cdef int s, n
+    cdef uint32_t pres, top
+    for s in range(4):
+        n = popc(<uint32_t> ((msk[s >> 1] >> (32 * (s & 1))) & 0xFFFFFFFFu)) >> 1
+        if n == 0:
+            continue
+        pres = present(c, s)
+        top = 0
+        while n > 0 and pres:
+            top |= 1u << highbit(pres)
+            pres &= ~top
+            n -= 1
+        w |= (<uint64_t> top) << (16 * s)
+    return w
+
+
+cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
+                              uint64_t* own, int result, int need) noexcept nogil:
+    """At a trick boundary: widen W to whole top segments (down through the
+    run of its lowest card in each suit), store the bound, return the
+    widened W."""
+    cdef uint64_t msk[2]
+    cdef uint64_t wout = 0
+    cdef int s, b, o, nb
+    cdef uint32_t pres, ws, below, seg
+    msk[0] = 0
+    msk[1] = 0
+    for s in range(4):
+        pres = present(c, s)
+        ws = <uint32_t> ((w >> (16 * s)) & 0xFFFF) & pres
+        if not ws:
+            continue
+        b = lowbit(ws)
+        o = owner(c, s, b)
+        below = pres & ((1u << b) - 1)
+        while below:
+            nb = highbit(below)
+            if not ((c.hand[o][s] >> nb) & 1):
+                break
+            b = nb
+            below &= ~(1u << nb)
+        seg = pres & ~((1u << b) - 1)
+        wout |= (<uint64_t> seg) << (16 * s)
+        nb = popc(seg)
+        msk[s >> 1] |= (((<uint64_t> 1) << (2 * nb)) - 1) << (32 * (s & 1))
+    if result:
+        tt_store(&c.tt, key, key2, own, msk, need, c.st.left, c.st.left)
+    else:
+        tt_store(&c.tt, key, key2, own, msk, 0, need - 1, c.st.left)
+    return wout
+
+
+cdef inline CutEntry* cut_slot(Ctx* c) noexcept nogil:
+    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
+    return c.cut + (hsh >> (64 - CUTBITS))
+
+
+cdef inline void cut_first(Ctx* c, int ply, int n) noexcept nogil:
+    """Bring the move remembered for this position to the front."""
+    cdef CutEntry* e = cut_slot(c)
+    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
+    cdef int i
+    cdef Move tmp
+    cdef Move* mv = c.moves[ply]
+    if e.check != <uint32_t> hsh:
+        return
+    for i in range(1, n):
+        if mv[i].suit == e.suit and mv[i].bit == e.bit:
+            tmp = mv[i]
+            while i > 0:
+                mv[i] = mv[i - 1]
+                i -= 1
+            mv[0] = tmp
+            return
+
+
+cdef inline void cut_store(Ctx* c, int s, int b) noexcept nogil:
+    cdef CutEntry* e = cut_slot(c)
+    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
+    e.check = <uint32_t> hsh
+    e.suit = s
+    e.bit = b
+
+
+cdef int search(Ctx* c, int target, int ply) noexcept nogil:
+    """1 if N-S can take `target` tricks in all (counting st.ns_won) from
+    here, else 0.  Leaves in c.w[ply] the cards whose ranks decided it."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef int ns_turn = (h & 1) == 0
+    cdef uint64_t wq, wacc, wc, key = 0
+    cdef uint64_t own[2]
+    cdef uint64_t msk[2]
+    cdef uint16_t key2 = 0
+    cdef int n, i, r, q, s, b, need
+    cdef int minrel[5]
+    cdef uint32_t ws
+    c.nodes += 1
+    if k == 0:
+        if st.ns_won >= target:
+            c.w[ply] = 0
+            return 1
+        if st.ns_won + st.left < target:
+            c.w[ply] = 0
+            return 0
+        q = quick_tricks(c, h, &wq)
+        if ns_turn:
+            if st.ns_won + q >= target:
+                c.w[ply] = wq
+                return 1
+        elif st.ns_won + st.left - q < target:
+            c.w[ply] = wq
+            return 0
+        if c.trump >= 0:
+            q = top_trumps(c, (h + 1) & 3, &wq)
+            if ns_turn:
+                if st.ns_won + st.left - q < target:
+                    c.w[ply] = wq
+                    return 0
+            elif st.ns_won + q >= target:
+                c.w[ply] = wq
+                return 1
+        need = target - st.ns_won
+        trick_key(c, &key, &key2, own)
+        r = tt_probe(&c.tt, key, key2, own, need, msk)
+        if r >= 0:
+            c.w[ply] = pattern_cards(c, msk)
+            return r
+    n = gen_moves(c, ply)
+    if n > 1:
+        cut_first(c, ply, n)
+    wacc = 0
+    minrel[0] = 0
+    minrel[1] = 0
+    minrel[2] = 0
+    minrel[3] = 0
+    minrel[4] = 0
+    for i in range(n):
+        s = c.moves[ply][i].suit
+        b = c.moves[ply][i].bit
+        if b < minrel[s]:
+            continue  # a tried card of this suit showed this one's rank is irrelevant
+        wc = play(c, s, b, ply)
+        r = search(c, target, ply + 1)
+        wc |= c.w[ply + 1]
+        unplay(c, s, b, ply)
+        if r == ns_turn:
+            if i > 0:
+                cut_store(c, s, b)
+            if k == 0:
+                c.w[ply] = close_and_store(c, wc, key, key2, own, r, need)
+            else:
+                c.w[ply] = wc
+            return r
+        wacc |= wc
+        if s != JOKERS:
+            # If the result did not depend on this card's rank, every card
+            # of the suit below the lowest card that mattered gives the same
+            # result (the positions agree on all cards that decided it).
+            ws = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
+            if not ws:
+                minrel[s] = 16
+            elif b < lowbit(ws) and lowbit(ws) > minrel[s]:
+                minrel[s] = lowbit(ws)
+    r = 1 - ns_turn
+    if k == 0:
+        c.w[ply] = close_and_store(c, wacc, key, key2, own, r, need)
+    else:
+        c.w[ply] = wacc
+    return r
+
+
+cdef int exact(Ctx* c, int ply, int guess) noexcept nogil:
+    """Exact N-S total (st.ns_won included) by null-window searches."""
+    cdef int lo = c.st.ns_won
+    cdef int hi = c.st.ns_won + c.st.left
+    cdef int t
+    while lo < hi:
+        t = guess
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if search(c, t, ply):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    return lo
+
+
+cdef int legal_cards(Ctx* c, int* suits, int* bits) noexcept nogil:
+    """Every legal card of the seat on turn (no equivalence pruning)."""
+    cdef TrickState* st = &c.st
+    cdef int h = (st.leader + st.nplayed) & 3
+    cdef int n = 0, s, s0, s1
+    cdef uint32_t x
+    if st.nplayed > 0 and st.led >= 0 and c.hand[h][st.led]:
+        s0 = st.led
+        s1 = st.led + 1
+    else:
+        s0 = 0
+        s1 = NSUITS
+    for s in range(s0, s1):
+        x = c.hand[h][s]
+        while x:
+            suits[n] = s
+            bits[n] = lowbit(x)
+            x &= x - 1
+            n += 1
+    return n
+
+
+cdef int child_value(Ctx* c, int s, int b, int guess) noexcept nogil:
+    """Exact N-S total after the seat on turn plays (s, b)."""
+    cdef int v
+    play(c, s, b, 0)
+    v = exact(c, 1, guess)
+    unplay(c, s, b, 0)
+    return v
+
+
+# ---------------------------------------------------------------------------
+# Python interface: plain data in, plain data out
+
+cdef class Core:
+    """One search context with its transposition table.
+
+    Positions are given in engine coordinates: cards as (suit, power) with
+    suit 0..3 (or 4 for a joker at no-trump) and power 0..14, trump 0..3 or
+    -1 for no-trump, seats 0..3 = N E S W."""
+    cdef Ctx* c
+    cdef int ready
+
+    def __cinit__(self, size_t tt_bytes=64 * 1024 * 1024):
+        self.c = <Ctx*> calloc(1, sizeof(Ctx))
+        if self.c == NULL:
+            raise MemoryError()
+        self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
+        if tt_init(&self.c.tt, tt_bytes) != 0 or self.c.cut == NULL:
+            tt_free(&self.c.tt)
+            free(self.c.cut)
+            free(self.c)
+            self.c = NULL
+            raise MemoryError("cannot allocate the transposition table")
+        # fixed keys: node counts are the same from run to run
+        cdef uint64_t x = 0x2545F4914F6CDD1DULL
+        cdef int h, s, b
+        for h in range(4):
+            for s in range(5):
+                for b in range(16):
+                    x ^= x << 13
+                    x ^= x >> 7
+                    x ^= x << 17
+                    self.c.zob[h][s][b] = x
+        self.ready = 0
+
+    def __dealloc__(self):
+        if self.c != NULL:
+            tt_free(&self.c.tt)
+            free(self.c.cut)
+            free(self.c)
+
+    @property
+    def tt_bytes(self):
+        return self.c.tt.nbuckets * 8 * sizeof(self.c.tt.slots[0])
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    @property
+    def tt_stores(self):
+        return self.c.tt.stores
+
+    @property
+    def tt_hits(self):
+        return self.c.tt.hits
+
+    def reset_nodes(self):
+        self.c.nodes = 0
+
+    def clear(self):
+        """Forget every stored bound and remembered cut-off."""
+        tt_clear(&self.c.tt)
+        memset(self.c.cut, 0, (1 << CUTBITS) * sizeof(CutEntry))
+
+    def set_position(self, hands, int trump, int leader, trick=()):
+        """hands: four lists of (suit, power), N E S W, the cards still
+        held; trick: the (suit, power) cards already played to the current
+        trick, from the leader on."""
+        cdef Ctx* c = self.c
+        cdef int h, s, b, i, k
+        memset(c.hand, 0, sizeof(c.hand))
+        for h in range(4):
+            for s, b in hands[h]:
+                c.hand[h][s] |= 1 << b
+        c.trump = trump
+        memset(&c.st, 0, sizeof(TrickState))
+        c.st.leader = leader
+        c.st.led = -1
+        c.st.winpos = -1
+        k = len(trick)
+        # replay the current trick's cards through play() so the trick state
+        # (led suit, winner) is derived by the same code as in the search;
+        # the cards are first given back to their players.
+        for i in range(k):
+            s, b = trick[i]
+            c.hand[(leader + i) & 3][s] |= 1 << b
+        c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
+            + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
+        c.hash = 0
+        for h in range(4):
+            for s in range(5):
+                for b in range(16):
+                    if (c.hand[h][s] >> b) & 1:
+                        c.hash ^= c.zob[h][s][b]
+        for i in range(k):
+            s, b = trick[i]
+            play(c, s, b, 0)
+        self.ready = 1
+
+    def value(self, int guess=-1):
+        """Exact tricks N-S take from the position on (current trick
+        included)."""
+        cdef int v, g = guess
+        if g < 0:
+            g = (self.c.st.left + 1) // 2
+        with nogil:
+            v = exact(self.c, 0, g)
+        return v
+
+    def can_take(self, int target):
+        """Null-window question: do N-S take at least `target` tricks?"""
+        cdef int r
+        with nogil:
+            r = search(self.c, target, 0)
+        return bool(r)
+
+    def legal(self):
+        cdef int suits[16]
+        cdef int bits[16]
+        cdef int n = legal_cards(self.c, suits, bits)
+        return [(suits[i], bits[i]) for i in range(n)]
+
+    def turn(self):
+        return (self.c.st.leader + self.c.st.nplayed) & 3
+
+    def tricks_left(self):
+        return self.c.st.left
+
+    def card_values(self, int guess=-1):
+        """N-S totals after each legal card of the seat on turn: a list of
+        ((suit, power), value).  Cards of one run of equivalent cards share
+        one search."""
+        cdef Ctx* c = self.c
+        cdef int suits[16]
+        cdef int bits[16]
+        cdef int n = legal_cards(c, suits, bits)
+        cdef int h = (c.st.leader + c.st.nplayed) & 3
+        cdef int i, s, b, v, g = guess
+        cdef uint32_t pres, mine, below
+        if g < 0:
+            g = (c.st.left + 1) // 2
+        out = []
+        rep_value = {}
+        for i in range(n):
+            s = suits[i]
+            b = bits[i]
+            # the run representative: walk down while the next lower card
+            # still in play (held, or played to this trick) is ours
+            if s == JOKERS:
+                rep = (s, 0)
+            else:
+                mine = c.hand[h][s]
+                pres = present(c, s)
+                for j in range(c.st.nplayed):
+                    if c.st.tsuit[j] == s:
+                        pres |= 1u << c.st.tbit[j]
+                below = pres & ((1u << b) - 1)
+                rb = b
+                while below and (mine >> highbit(below)) & 1:
+                    rb = highbit(below)
+                    below &= ~(1u << rb)
+                rep = (s, rb)
+            if rep not in rep_value:
+                with nogil:
+                    v = child_value(c, s, b, g)
+                rep_value[rep] = v
+                g = v
+            out.append(((s, b), rep_value[rep]))
+        return out
+
+    def play_card(self, int s, int b):
+        """Play a card for good (the root moves on)."""
+        cdef uint64_t dummy = play(self.c, s, b, 0)
+
+    def line(self, int value):
+        """One optimal line to the end from the current root, given its
+        exact N-S value.  The root advances to the end of the deal."""
+        cdef Ctx* c = self.c
+        cdef int suits[16]
+        cdef int bits[16]
+        cdef int n, i, h, ok, s, b, r
+        out = []
+        while c.st.left > 0:
+            n = legal_cards(c, suits, bits)
+            h = (c.st.leader + c.st.nplayed) & 3
+            chosen = -1
+            # try the cards in the engine's own move order first
+            order = list(range(n))
+            gen = gen_moves(c, 0)
+            pref = [(c.moves[0][j].suit, c.moves[0][j].bit) for j in range(gen)]
+            order.sort(key=lambda j: pref.index((suits[j], bits[j])) if (suits[j], bits[j]) in pref else 99)
+            for i in order:
+                s = suits[i]
+                b = bits[i]
+                with nogil:
+                    play(c, s, b, 0)
+                    if (h & 1) == 0:
+                        r = search(c, value, 1)
+                        ok = r
+                    else:
+                        r = search(c, value + 1, 1)
+                        ok = 1 - r
+                    unplay(c, s, b, 0)
+                if ok:
+                    chosen = i
+                    break
+            if chosen < 0:
+                raise RuntimeError("no card keeps the value: inconsistent search")
+            s = suits[chosen]
+            b = bits[chosen]
+            play(c, s, b, 0)
+            out.append((s, b))
+        return out

@@ -1,0 +1,76 @@
+# Shared C-level types of the search core.
+#
+# Cards inside the engine are (suit, bit) pairs.  The bit is the card's
+# power inside its suit for the deal's ranking: 0 is the lowest card, 12 the
+# ace, 13 the little joker and 14 the big joker (the jokers are members of
+# the trump suit in a trump contract).  At no-trump the jokers live in a
+# fifth pseudo-suit, JOKERS, which never wins a trick.
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    NSUITS = 5        # four suits and the suitless jokers of no-trump
+    JOKERS = 4        # suit index of the jokers at no-trump
+    MAXPLY = 64       # cards one search can play (4 x 13) plus slack
+    MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
+    BUCKET = 8        # transposition-table entries that share one hash slot
+    CUTBITS = 18      # log2 of the number of slots of the cut-off cache
+
+
+cdef struct TrickState:
+    # Everything that changes when a card is played, saved whole for undo.
+    int8_t leader      # seat (0..3 = N E S W) that led the current trick
+    int8_t nplayed     # cards already played to the current trick (0..3)
+    int8_t led         # suit to follow, -1 while none is fixed yet
+    int8_t winpos      # index in the trick of the card winning so far, -1 if only jokers (no-trump)
+    int8_t ns_won      # tricks N-S won since the root of the search
+    int8_t left        # tricks not yet complete, the current one included
+    int8_t tsuit[4]    # suits of the cards played to the current trick, by order of play
+    int8_t tbit[4]     # powers of those cards
+
+
+cdef struct Move:
+    int8_t suit        # suit of the card (0..3, or JOKERS)
+    int8_t bit         # power of the card inside its suit
+    int16_t score      # ordering score, higher is tried first
+
+
+cdef struct TTEntry:
+    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
+    uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, highest card first
+    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bound depends
+    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 = slot in use
+    uint8_t lower      # N-S take at least this many tricks from this trick on
+    uint8_t upper      # N-S take at most this many tricks from this trick on
+    uint8_t left       # tricks left when stored: deeper entries are kept in preference
+    uint8_t pad0       # (padding)
+    uint16_t pad1      # (padding)
+
+
+cdef struct TTable:
+    TTEntry* slots     # nbuckets * BUCKET entries
+    uint64_t nbuckets  # a power of two
+    int shift          # 64 - log2(nbuckets): hash bits that select a bucket
+    uint64_t stores    # entries written (new or tightened)
+    uint64_t hits      # probes that decided the question asked
+
+
+cdef struct CutEntry:
+    uint32_t check     # upper bits of the position hash, to tell positions apart
+    int8_t suit        # the card that last refuted or proved at this position
+    int8_t bit         # (its power)
+    uint16_t pad       # (padding)
+
+
+cdef struct Ctx:
+    # The whole state of one search.  Plain C: no Python objects.
+    uint16_t hand[4][5]         # cards still held: hand[seat][suit] is a mask of powers
+    int trump                   # trump suit 0..3, or -1 for no-trump
+    TrickState st               # the current trick and the score
+    TrickState saved[MAXPLY]    # st before the card played at each ply
+    Move moves[MAXPLY][MAXMOVES]  # move lists, one per ply
+    uint64_t w[MAXPLY]          # cards whose ranks decided the result at each ply (16 bits a suit)
+    uint64_t nodes              # nodes searched since the counter was reset
+    TTable tt                   # the transposition table
+    uint64_t hash               # Zobrist hash of who holds which card, updated by play/unplay
+    uint64_t zob[4][5][16]      # random keys: seat x suit x power
+    CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position

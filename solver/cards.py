@@ -1,0 +1,325 @@
+"""Cards, seats and the rules of play (SPEC §1) as plain Python.
+
+Card names are strings: suit letter then rank (``"SA"``, ``"HT"``, ``"D2"``),
+and ``"JH"`` / ``"JL"`` for the big and little joker.  Seats are indices
+0..3 for N, E, S, W.  This module is the slow, readable model of the rules:
+the parser and the command line validate and replay plays with it; the
+Cython engine implements the same rules on bit masks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Optional, Sequence
+
+SEATS = ("N", "E", "S", "W")
+SUITS = ("S", "H", "D", "C")
+RANKS = "23456789TJQKA"
+JOKERS = ("JH", "JL")
+STRAINS = ("S", "H", "D", "C", "NT")
+RANKINGS = ("up", "down")
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+# Order of ranks within a suit, low to high, for each ranking.  The ace
+# stays high downtown.
+_ORDER = {
+    "up": "23456789TJQKA",
+    "down": "KQJT98765432A",
+}
+
+
+class WhistError(Exception):
+    """An error a user caused (bad card, bad deal, illegal play...).
+
+    The message is meant to be shown as is, without a traceback."""
+
+
+class CardError(WhistError):
+    pass
+
+
+class PositionError(WhistError):
+    pass
+
+
+def seat_index(seat: str) -> int:
+    s = seat.strip().upper()[:1]
+    if s not in SEATS:
+        raise WhistError(f"unknown seat {seat!r} (expected N, E, S or W)")
+    return SEATS.index(s)
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+def side_of(seat: int) -> str:
+    """'NS' or 'EW'."""
+    return "NS" if seat % 2 == 0 else "EW"
+
+
+def parse_card(text: str) -> str:
+    """Canonical name of a card written as ``SA``, ``sa``, ``S10``, ``JH``..."""
+    t = text.strip().upper()
+    if t in JOKERS:
+        return t
+    if t in ("BJ", "BIG", "JB"):
+        return "JH"
+    if t in ("LJ", "LITTLE", "JS"):
+        return "JL"
+    for letter, symbol in SUIT_SYMBOLS.items():
+        t = t.replace(symbol, letter)
+    if len(t) >= 2 and t[0] in SUITS:
+        rank = t[1:]
+        if rank == "10":
+            rank = "T"
+        if len(rank) == 1 and rank in RANKS:
+            return t[0] + rank
+    raise CardError(f"unknown card {text!r}")
+
+
+def card_suit(card: str) -> str:
+    """'S', 'H', 'D', 'C', or 'J' for a joker."""
+    return "J" if card in JOKERS else card[0]
+
+
+def card_rank(card: str) -> str:
+    return card[1]
+
+
+def is_joker(card: str) -> bool:
+    return card in JOKERS
+
+
+def full_deck(jokers: bool = False) -> list[str]:
+    deck = [s + r for s in SUITS for r in reversed(RANKS)]
+    if jokers:
+        deck += list(JOKERS)
+    return deck
+
+
+def effective_suit(card: str, trump: Optional[str]) -> str:
+    """The suit a card belongs to for following: jokers are trumps in a
+    trump contract and belong to no suit ('J') at no-trump."""
+    if card in JOKERS:
+        return trump if trump else "J"
+    return card[0]
+
+
+def power(card: str, trump: Optional[str], ranking: str) -> int:
+    """Rank of a card within its effective suit, higher beats lower.
+
+    0..12 for the thirteen ranks in the order of ``ranking``; 13 for the
+    little joker and 14 for the big joker (trump members).  At no-trump the
+    jokers get -1: they never win."""
+    if card in JOKERS:
+        if not trump:
+            return -1
+        return 14 if card == "JH" else 13
+    return _ORDER[ranking].index(card[1])
+
+
+def sort_key(card: str, trump: Optional[str] = None, ranking: str = "up") -> tuple:
+    """Display order: suits S H D C then jokers, high cards first."""
+    if card in JOKERS:
+        return (4, 0 if card == "JH" else 1)
+    return (SUITS.index(card[0]), -power(card, None, ranking))
+
+
+def sort_cards(cards: Iterable[str], ranking: str = "up") -> list[str]:
+    return sorted(cards, key=lambda c: sort_key(c, None, ranking))
+
+
+def led_suit(trick: Sequence[str], trump: Optional[str]) -> Optional[str]:
+    """The suit to follow in a trick so far, or None when anything goes
+    (no card yet, or only jokers at no-trump)."""
+    for c in trick:
+        s = effective_suit(c, trump)
+        if s != "J":
+            return s
+    return None
+
+
+def legal_cards(hand: Iterable[str], trick: Sequence[str], trump: Optional[str]) -> list[str]:
+    hand = list(hand)
+    suit = led_suit(trick, trump)
+    if suit is None:
+        return hand
+    follow = [c for c in hand if effective_suit(c, trump) == suit]
+    return follow if follow else hand
+
+
+def trick_winner_offset(trick: Sequence[str], trump: Optional[str], ranking: str) -> int:
+    """Index (0 = leader) of the card that wins a complete trick."""
+    suit = led_suit(trick, trump)
+    best, best_key = 0, None
+    for i, c in enumerate(trick):
+        s = effective_suit(c, trump)
+        if trump and s == trump:
+            key = (2, power(c, trump, ranking))
+        elif s == suit:
+            key = (1, power(c, trump, ranking))
+        else:
+            key = (0, 0)
+        if best_key is None or key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def format_hand(cards: Iterable[str], ranking: str = "up") -> str:
+    """PBN hand ``S.H.D.C`` with a fifth group for jokers when present."""
+    cards = set(cards)
+    groups = []
+    for s in SUITS:
+        ranks = [c[1] for c in cards if c not in JOKERS and c[0] == s]
+        ranks.sort(key=lambda r: -RANKS.index(r))
+        groups.append("".join(ranks))
+    jok = "".join(j[1] for j in JOKERS if j in cards)
+    text = ".".join(groups)
+    if jok:
+        text += "." + jok
+    return text
+
+
+def parse_hand(text: str) -> list[str]:
+    """Parse ``S.H.D.C[.JOKERS]`` (ranks in any order and case; ``-`` for
+    an empty hand)."""
+    t = text.strip()
+    if t in ("-", ""):
+        return []
+    groups = t.split(".")
+    if len(groups) not in (4, 5):
+        raise CardError(f"hand {text!r} needs 4 suit groups S.H.D.C (and an optional joker group)")
+    cards: list[str] = []
+    for s, g in zip(SUITS, groups[:4]):
+        g = g.upper().replace("10", "T")
+        for r in g:
+            if r not in RANKS:
+                raise CardError(f"unknown rank {r!r} in hand {text!r}")
+            cards.append(s + r)
+    if len(groups) == 5:
+        for r in groups[4].upper():
+            if r == "H":
+                cards.append("JH")
+            elif r == "L":
+                cards.append("JL")
+            else:
+                raise CardError(f"unknown joker {r!r} in hand {text!r} (use H and/or L)")
+    dup = {c for c in cards if cards.count(c) > 1}
+    if dup:
+        raise CardError(f"card {sorted(dup)[0]} appears twice in hand {text!r}")
+    return cards
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position to solve: the cards still held, the contract's trump and
+    ranking, who led the current trick and the cards already played to it.
+
+    ``hands`` are the cards each seat still holds (N, E, S, W).  ``trick``
+    holds the cards played to the current, unfinished trick, starting with
+    ``leader``'s card.  ``ns_tricks``/``ew_tricks`` count the tricks already
+    won before this position (they are not part of double-dummy values)."""
+
+    hands: tuple
+    trump: Optional[str]
+    ranking: str = "up"
+    leader: int = 0
+    trick: tuple = ()
+    ns_tricks: int = 0
+    ew_tricks: int = 0
+
+    @staticmethod
+    def make(hands: Sequence[Iterable[str]], trump: Optional[str], ranking: str = "up",
+             leader: int = 0, trick: Sequence[str] = (), ns_tricks: int = 0,
+             ew_tricks: int = 0) -> "Position":
+        if trump in ("NT", "N", ""):
+            trump = None
+        pos = Position(tuple(frozenset(h) for h in hands), trump, ranking, leader,
+                       tuple(trick), ns_tricks, ew_tricks)
+        pos.validate()
+        return pos
+
+    @property
+    def turn(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be completed, the current one included."""
+        return len(self.hands[self.leader]) + (1 if self.trick else 0)
+
+    def validate(self) -> None:
+        if self.trump not in (None, "S", "H", "D", "C"):
+            raise PositionError(f"unknown trump {self.trump!r}")
+        if self.ranking not in RANKINGS:
+            raise PositionError(f"unknown ranking {self.ranking!r} (up or down)")
+        if not 0 <= self.leader <= 3:
+            raise PositionError("leader must be a seat")
+        if len(self.trick) > 3:
+            raise PositionError("a trick in progress holds at most 3 cards")
+        seen: dict[str, str] = {}
+        for seat, hand in enumerate(self.hands):
+            for c in hand:
+                if c in seen:
+                    raise PositionError(f"duplicate card {c} (held by {seen[c]} and {SEATS[seat]})")
+                seen[c] = SEATS[seat]
+        for c in self.trick:
+            if c in seen:
+                raise PositionError(f"duplicate card {c} (played to the trick and held by {seen[c]})")
+            seen[c] = "trick"
+        # Seats that already played to the current trick hold one card fewer.
+        counts = []
+        for seat in range(4):
+            n = len(self.hands[seat])
+            if (seat - self.leader) % 4 < len(self.trick):
+                n += 1
+            counts.append(n)
+        if len(set(counts)) != 1:
+            detail = ", ".join(f"{SEATS[s]} {len(self.hands[s])}" for s in range(4))
+            raise PositionError(f"unequal hands ({detail}) for a trick with {len(self.trick)} card(s) played")
+        if counts[0] == 0:
+            raise PositionError("no cards left to play")
+        if counts[0] > 13:
+            raise PositionError(f"hands of {counts[0]} cards (at most 13)")
+        # Cards in the trick must have been legal plays.
+        for i in range(1, len(self.trick)):
+            seat = (self.leader + i) % 4
+            played = self.trick[i]
+            suit = led_suit(self.trick[:i], self.trump)
+            if suit is not None and effective_suit(played, self.trump) != suit:
+                held = [c for c in self.hands[seat] if effective_suit(c, self.trump) == suit]
+                if held:
+                    raise PositionError(
+                        f"illegal play {played} by {SEATS[seat]}: must follow {suit} (holds {held[0]})")
+
+    def legal_moves(self) -> list[str]:
+        return sort_cards(legal_cards(self.hands[self.turn], self.trick, self.trump), self.ranking)
+
+    def play(self, card: str) -> "Position":
+        """The position after the seat on turn plays ``card``."""
+        seat = self.turn
+        if card not in self.hands[seat]:
+            owner = next((SEATS[s] for s in range(4) if card in self.hands[s]), None)
+            where = f"it is held by {owner}" if owner else "it is not in play"
+            raise PositionError(f"illegal play {card}: {SEATS[seat]} is on turn and {where}")
+        if card not in legal_cards(self.hands[seat], self.trick, self.trump):
+            suit = led_suit(self.trick, self.trump)
+            raise PositionError(f"illegal play {card} by {SEATS[seat]}: must follow {suit}")
+        hands = list(self.hands)
+        hands[seat] = hands[seat] - {card}
+        trick = self.trick + (card,)
+        if len(trick) < 4:
+            return replace(self, hands=tuple(hands), trick=trick)
+        winner = (self.leader + trick_winner_offset(trick, self.trump, self.ranking)) % 4
+        ns, ew = self.ns_tricks, self.ew_tricks
+        if winner % 2 == 0:
+            ns += 1
+        else:
+            ew += 1
+        return replace(self, hands=tuple(hands), trick=(), leader=winner, ns_tricks=ns, ew_tricks=ew)
+
+    def play_trick_winner(self, trick: Sequence[str]) -> int:
+        return (self.leader + trick_winner_offset(trick, self.trump, self.ranking)) % 4
+
+    def is_over(self) -> bool:
+        return all(len(h) == 0 for h in self.hands)

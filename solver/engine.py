@@ -1,0 +1,150 @@
+"""The Python face of the search core: convert a Position to the engine's
+bit masks, call the core, and return plain data."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+from ._engine import Core
+from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, Position, power,
+                    sort_cards)
+
+DEFAULT_TT_MB = 64
+
+
+def engine_card(card: str, trump: Optional[str], ranking: str) -> tuple:
+    """(suit, power) of a card in the engine's coordinates."""
+    if card in JOKERS:
+        if trump is None:
+            return (4, 1 if card == "JH" else 0)
+        return (SUITS.index(trump), power(card, trump, ranking))
+    return (SUITS.index(card[0]), power(card, trump, ranking))
+
+
+@dataclass
+class SolveResult:
+    """What `Solver.solve` finds for one position."""
+
+    turn: int                      # seat on turn (0..3 = N E S W)
+    tricks: int                    # tricks the side on turn takes from here, current trick included
+    ns_tricks: int                 # the same counted for N-S
+    tricks_left: int               # tricks still to play, current one included
+    cards: dict = field(default_factory=dict)   # legal card -> tricks the side on turn takes with it
+    line: list = field(default_factory=list)    # one optimal play to the end
+    nodes: int = 0                 # nodes searched for this answer
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table.
+
+    Reuse one Solver for many positions: stored bounds carry over between
+    positions of the same deal and strain (for example the four leaders of a
+    table, or the steps of a line)."""
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB):
+        self._core = Core(int(tt_mb * 1024 * 1024))
+        self._sig = None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the solver was made."""
+        return self._core.nodes
+
+    @property
+    def tt_bytes(self) -> int:
+        return self._core.tt_bytes
+
+    def clear(self) -> None:
+        self._core.clear()
+        self._sig = None
+
+    def _load(self, pos: Position) -> dict:
+        """Give the position to the core; return the map engine card -> name."""
+        trump, ranking = pos.trump, pos.ranking
+        cards_in_play = frozenset().union(*pos.hands, pos.trick)
+        sig = (trump, ranking)
+        if self._sig is None or self._sig[0] != sig or not cards_in_play <= self._sig[1]:
+            self._core.clear()
+            self._sig = (sig, cards_in_play)
+        names = {}
+        hands = []
+        for h in pos.hands:
+            coords = []
+            for c in h:
+                e = engine_card(c, trump, ranking)
+                names[e] = c
+                coords.append(e)
+            hands.append(coords)
+        trick = []
+        for c in pos.trick:
+            e = engine_card(c, trump, ranking)
+            names[e] = c
+            trick.append(e)
+        t = -1 if trump is None else SUITS.index(trump)
+        self._core.set_position(hands, t, pos.leader, trick)
+        return names
+
+    def ns_value(self, pos: Position, guess: int = -1) -> int:
+        """Tricks N-S take from the position on (current trick included)."""
+        self._load(pos)
+        return self._core.value(guess)
+
+    def value(self, pos: Position) -> int:
+        """Tricks the side on turn takes from the position on."""
+        ns = self.ns_value(pos)
+        return ns if pos.turn % 2 == 0 else pos.tricks_left - ns
+
+    def can_take(self, pos: Position, side: str, tricks: int) -> bool:
+        """Null-window question: can `side` ('NS' or 'EW') take at least
+        `tricks` tricks from the position on?"""
+        self._load(pos)
+        if side == "NS":
+            return self._core.can_take(tricks)
+        return not self._core.can_take(pos.tricks_left - tricks + 1)
+
+    def solve(self, pos: Position, cards: bool = True, line: bool = True) -> SolveResult:
+        start = self._core.nodes
+        names = self._load(pos)
+        left = pos.tricks_left
+        ns = self._core.value()
+        ns_turn = pos.turn % 2 == 0
+        res = SolveResult(turn=pos.turn, tricks=ns if ns_turn else left - ns,
+                          ns_tricks=ns, tricks_left=left)
+        if cards:
+            vals = {}
+            for e, v in self._core.card_values(ns):
+                vals[names[e]] = v if ns_turn else left - v
+            res.cards = {c: vals[c] for c in sort_cards(vals, pos.ranking)}
+        if line:
+            self._load(pos)
+            res.line = [names[e] for e in self._core.line(ns)]
+        res.nodes = self._core.nodes - start
+        return res
+
+
+def solve(pos: Position, cards: bool = True, line: bool = True,
+          tt_mb: float = DEFAULT_TT_MB) -> SolveResult:
+    """Solve one position with a fresh solver."""
+    return Solver(tt_mb).solve(pos, cards=cards, line=line)
+
+
+def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
+             rankings: Sequence[str] = ("up",), solver: Optional[Solver] = None) -> dict:
+    """Double-dummy table: {strain: {ranking: {seat: N-S tricks when that
+    seat leads to the first trick}}}.  Strains are 'S','H','D','C','NT'."""
+    solver = solver or Solver()
+    hands = [list(h) for h in hands]
+    table: dict = {}
+    for strain in strains:
+        trump = None if strain == "NT" else strain
+        table[strain] = {}
+        for ranking in rankings:
+            row = {}
+            guess = -1
+            for leader in range(4):
+                pos = Position.make(hands, trump, ranking, leader)
+                v = solver.ns_value(pos, guess)
+                row[SEATS[leader]] = v
+                guess = v
+            table[strain][ranking] = row
+    return table
