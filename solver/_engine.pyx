@@ -124,15 +124,18 @@ cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Sure tricks for the side on lead
 
-cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
-    """Tricks the seat on lead, h, can cash at once with its own top cards,
+cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
+    """Tricks seat h can cash one after another with its own top cards
+    (cards higher than every card of the suit in the other three hands),
     counting a side suit only as long as no opponent with trumps is void in
-    it.  Sets wq to the cards counted where they beat other cards."""
+    it.  Sets wq to the cards counted where they beat other cards and
+    `suits` to the suits (bit per suit) where it counted some."""
     cdef int s, k, o, cap, n
     cdef uint32_t mine, others, cards
     cdef int t = c.trump
     cdef int q = 0
     wq[0] = 0
+    suits[0] = 0
     for s in range(4):
         mine = c.hand[h][s]
         if not mine:
@@ -160,12 +163,86 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
                     cards &= cards - 1
                     n -= 1
                 k = cap
-        if k and others:
+        if k == 0:
+            continue
+        if others:
             wq[0] |= (<uint64_t> cards) << (16 * s)
+        suits[0] |= 1u << s
         q += k
+    return q
+
+
+cdef inline int trump_length(Ctx* c, int h) noexcept nogil:
+    """Sure trump tricks of seat h's side by length: every trump of the
+    longer trump hand wins unless an opponent's trump is in its trick.
+    Depends on suit lengths only."""
+    cdef int t = c.trump
+    cdef int a = popc(c.hand[h][t]), b = popc(c.hand[(h + 2) & 3][t])
+    if b > a:
+        a = b
+    return a - popc(c.hand[(h + 1) & 3][t]) - popc(c.hand[(h + 3) & 3][t])
+
+
+cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+    """Sure tricks for the side of h, on lead: the best of h cashing its
+    own top cards, h leading to partner's top cards in a suit where h has a
+    card and partner then cashing all of its own, and trump length."""
+    cdef uint64_t w2
+    cdef uint32_t suits, psuits, entry
+    cdef int p = (h + 2) & 3, s
+    cdef int q = cash(c, h, wq, &suits)
+    cdef int q2 = cash(c, p, &w2, &psuits)
+    if q2 > q:
+        entry = 0
+        for s in range(4):
+            if c.hand[h][s]:
+                entry |= 1u << s
+        if entry & psuits:
+            q = q2
+            wq[0] = w2
+    if c.trump >= 0:
+        q2 = trump_length(c, h)
+        if q2 > q:
+            q = q2
+            wq[0] = 0
     if q > c.st.left:
         q = c.st.left
     return q
+
+
+cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+    """Sure tricks for the side not on lead (h leads)."""
+    cdef int q, q2, s, lho = (h + 1) & 3, rho = (h + 3) & 3, p = (h + 2) & 3
+    cdef int o, top, n = 0, all_l = 1, all_r = 1
+    cdef uint32_t pres
+    wq[0] = 0
+    if c.trump >= 0:
+        q = top_trumps(c, lho, wq)
+        q2 = trump_length(c, lho)
+        if q2 > q:
+            q = q2
+            wq[0] = 0
+        return q
+    # no-trump: whatever h leads, the opponents hold its top card
+    if c.hand[h][JOKERS]:
+        return 0
+    for s in range(4):
+        if not c.hand[h][s]:
+            continue
+        pres = present(c, s)
+        top = highbit(pres)
+        o = owner(c, s, top)
+        if o == h or o == p:
+            return 0
+        if o != lho:
+            all_l = 0
+        if o != rho:
+            all_r = 0
+        wq[0] |= (<uint64_t> 1) << (16 * s + top)
+        n += 1
+    if all_l or all_r:
+        return n      # one opponent wins the lead and cashes every such top card
+    return 1
 
 
 cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
@@ -268,69 +345,134 @@ cdef inline int is_top(Ctx* c, int h, int s, int b) noexcept nogil:
     return others == 0 or b > highbit(others)
 
 
+cdef inline uint32_t nth_top(uint32_t x, int n) noexcept nogil:
+    """The n-th highest card (n = 0 for the highest) of x as a mask, 0 if none."""
+    while n > 0 and x:
+        x &= ~(1u << highbit(x))
+        n -= 1
+    if not x:
+        return 0
+    return 1u << highbit(x)
+
+
+cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
+    """How promising a lead from suit s is for seat h (higher is better)."""
+    cdef int t = c.trump
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
+    cdef uint32_t my = c.hand[h][s], pd = c.hand[p][s]
+    cdef uint32_t lh = c.hand[lho][s], rh = c.hand[rho][s]
+    cdef uint32_t ours = my | pd, allc, a, kk, q, j, tt
+    if s == JOKERS:
+        return -90
+    if t >= 0:
+        if s == t:
+            return -30
+        if (c.hand[lho][t] and not lh) or (c.hand[rho][t] and not rh):
+            return -60             # an opponent ruffs
+    allc = my | pd | lh | rh
+    a = nth_top(allc, 0)
+    kk = nth_top(allc, 1)
+    q = nth_top(allc, 2)
+    j = nth_top(allc, 3)
+    tt = nth_top(allc, 4)
+    if popc(pd) >= 2 and popc(lh) >= 2:
+        if (((pd & kk) and (lh & a))
+                or ((pd & a) and (lh & kk) and ((pd & q) or ((ours & q) and (ours & j))))
+                or ((pd & kk) and (lh & q) and ((pd & j) or ((ours & j) and (ours & tt))))):
+            return 65              # partner's tenace over LHO
+    if t >= 0 and popc(my) >= 2 and popc(rh) >= 2:
+        if ((my & a) and (rh & kk)) or ((my & kk) and (rh & a) and not (ours & q)):
+            return -20             # a free finesse for RHO
+    if lh and rh and popc(ours & (a | kk | q)) >= 2:
+        return 60                  # a strong suit
+    if (t >= 0 and not pd and lh and rh and c.hand[p][t]
+            and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (my & a and popc(my) == 1)):
+        return 70                  # partner ruffs
+    if not pd or not lh or not rh:
+        return 30
+    return 40
+
+
 cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
+    """Order the moves: likely cut-offs first."""
     cdef int i, s, b, sc, t = c.trump
     cdef int p = (h + 2) & 3
     cdef int lho = (h + 1) & 3
-    cdef int rho = (h + 3) & 3
-    cdef uint32_t others, opp
-    cdef int partner_winning, len_s
+    cdef int cls, wseat, wsuit, wbit, mode, partner_win, last
+    cdef uint32_t my, lh, pd, higher
     cdef TrickState* st = &c.st
+    if k == 0 or st.led < 0:
+        # leading (or free to choose after a joker lead at no-trump):
+        # the top and the bottom card of each suit by its class
+        for i in range(n):
+            s = mv[i].suit
+            b = mv[i].bit
+            cls = lead_class(c, h, s)
+            my = c.hand[h][s]
+            if s != JOKERS and b == highbit(my):
+                sc = cls * 4 + 2
+            elif s != JOKERS and b == lowbit(my):
+                sc = cls * 4 + 1
+            else:
+                sc = cls * 4 - 200 - b
+            mv[i].score = sc
+        return
+    wseat = (st.leader + st.winpos) & 3
+    wsuit = st.tsuit[st.winpos]
+    wbit = st.tbit[st.winpos]
+    partner_win = wseat == p
+    last = k == 3
+    lh = c.hand[lho][st.led]
+    pd = c.hand[p][st.led]
+    my = c.hand[h][st.led]
+    if my:
+        # following suit: mode 0 low first; 1 cheapest winner first; 2 highest winner first
+        if wsuit != st.led or highbit(my) <= wbit:
+            mode = 0
+        elif partner_win and (last or not lh or wbit > highbit(lh)
+                              or (lh & ~((2u << wbit) - 1)) == (lh & ~((2u << highbit(my)) - 1))):
+            mode = 0
+        elif k == 1 and pd and highbit(pd) > wbit and (
+                not lh or highbit(pd) > highbit(lh)
+                or (highbit(lh) > highbit(pd | my)
+                    and (lh & ~((2u << highbit(pd)) - 1)) == (lh & ~((2u << highbit(my)) - 1)))):
+            mode = 0
+        else:
+            higher = my & ~((2u << wbit) - 1)
+            if last or not lh or lowbit(higher) > highbit(lh):
+                mode = 1
+            else:
+                mode = 2
+        for i in range(n):
+            b = mv[i].bit
+            if mode == 0:
+                sc = 100 - b
+            elif b > wbit:
+                sc = (200 - b) if mode == 1 else (200 + b)
+            else:
+                sc = 100 - b
+            mv[i].score = sc
+        return
+    # void in the led suit: ruff, or discard
     for i in range(n):
         s = mv[i].suit
         b = mv[i].bit
-        len_s = popc(c.hand[h][s])
-        if k == 0:
-            # leading
-            if s == JOKERS:
-                sc = -60
+        my = c.hand[h][s]
+        if s == t:
+            if partner_win and (last or (lh and wsuit == st.led and wbit > highbit(lh))):
+                sc = -b                      # partner wins: no need to ruff
+            elif wsuit == t:
+                sc = (300 - b) if b > wbit else -b   # overruff cheaply
+            elif last or lh or not c.hand[lho][t]:
+                sc = 300 - b                 # the lowest trump wins
             else:
-                others = c.hand[lho][s] | c.hand[p][s] | c.hand[rho][s]
-                opp = c.hand[lho][s] | c.hand[rho][s]
-                if is_top(c, h, s, b) and others:
-                    sc = 40 + b
-                    if t >= 0 and s != t and ((c.hand[lho][s] == 0 and c.hand[lho][t])
-                                              or (c.hand[rho][s] == 0 and c.hand[rho][t])):
-                        sc -= 60
-                elif c.hand[p][s] and opp and highbit(c.hand[p][s]) > highbit(opp):
-                    sc = 30 - b        # low towards partner's winner
-                elif (t >= 0 and s != t and c.hand[p][s] == 0 and c.hand[p][t]
-                      and not (c.hand[lho][s] == 0 and c.hand[lho][t])):
-                    sc = 35 - b        # partner ruffs
-                elif others == 0:
-                    sc = 20 - b
-                else:
-                    sc = -b
-                    if opp and c.hand[rho][s] and highbit(c.hand[rho][s]) == highbit(opp):
-                        sc -= 5        # leading into the holder of the top card
-                if t >= 0 and s == t:
-                    sc += 5 if is_top(c, h, s, highbit(c.hand[h][s] | c.hand[p][s])) else -15
+                sc = 280 - b
+        elif s == JOKERS:
+            sc = 260                         # a joker is the perfect discard at no-trump
+        elif b == lowbit(my):
+            sc = 200 + popc(my)              # bottom card of the longest suit first
         else:
-            partner_winning = st.winpos >= 0 and ((st.leader + st.winpos) & 3) == p
-            if s == st.led or st.led < 0:
-                # following suit (or free to play after a joker lead)
-                if partner_winning:
-                    sc = 40 - b
-                elif beats(c, s, b):
-                    if k == 3 or is_top(c, h, s, b):
-                        sc = 60 - b    # wins the trick as cheaply as possible
-                    else:
-                        sc = 30 + b if k == 2 else 15 - b
-                else:
-                    sc = 35 - b
-            elif s == t:
-                # ruffing
-                if partner_winning:
-                    sc = -20 - b
-                elif beats(c, s, b):
-                    sc = 50 - b
-                else:
-                    sc = -30 - b
-            else:
-                # discarding: small cards from long suits without winners
-                sc = 10 - b + len_s
-                if s == JOKERS:
-                    sc = 25
+            sc = -b
         mv[i].score = sc
 
 
@@ -421,34 +563,83 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
     return wout
 
 
-cdef inline CutEntry* cut_slot(Ctx* c) noexcept nogil:
-    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
-    return c.cut + (hsh >> (64 - CUTBITS))
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 31
+    x *= 0x7FB5D329728EA185ULL
+    x ^= x >> 27
+    x *= 0x81DADEF4BC2DD44DULL
+    x ^= x >> 33
+    return x
 
 
-cdef inline void cut_first(Ctx* c, int ply, int n) noexcept nogil:
-    """Bring the move remembered for this position to the front."""
-    cdef CutEntry* e = cut_slot(c)
-    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
-    cdef int i
+cdef uint64_t cut_key(Ctx* c, int target) noexcept nogil:
+    """Key of the cut-off cache: what the choice of a card mostly depends
+    on, so that one remembered card serves many similar positions.
+    Leading: the hand on lead, partner's suit-length parities and the
+    tricks still needed.  Following suit: every card of the led suit still
+    in play, the card winning so far and the leader.  Void: the hand, the
+    winner so far and the tricks needed."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef int p = (h + 2) & 3, s, i
+    cdef uint64_t a, b, need = 0
+    cdef uint32_t pres
+    if c.trump >= 0:
+        need = <uint64_t> (target - st.ns_won)
+    if k == 0:
+        a = (<uint64_t> c.hand[h][0]) | (<uint64_t> c.hand[h][1] << 16) \
+            | (<uint64_t> c.hand[h][2] << 32) | (<uint64_t> c.hand[h][3] << 48)
+        b = c.hand[h][JOKERS] | (need << 8) | (<uint64_t> h << 16)
+        for s in range(4):
+            b |= (<uint64_t> (popc(c.hand[p][s]) & 1)) << (20 + s)
+        b |= 1ULL << 30
+    elif st.led >= 0 and c.hand[h][st.led]:
+        pres = present(c, st.led)
+        for i in range(k):
+            if st.tsuit[i] == st.led:
+                pres |= 1u << st.tbit[i]
+        a = pres | (<uint64_t> st.led << 16) | (<uint64_t> st.tsuit[st.winpos] << 20) \
+            | (<uint64_t> st.tbit[st.winpos] << 24) | (<uint64_t> st.leader << 30) \
+            | (<uint64_t> h << 32)
+        b = 2ULL << 30
+    else:
+        a = (<uint64_t> c.hand[h][0]) | (<uint64_t> c.hand[h][1] << 16) \
+            | (<uint64_t> c.hand[h][2] << 32) | (<uint64_t> c.hand[h][3] << 48)
+        b = c.hand[h][JOKERS] | (need << 8) | (<uint64_t> h << 16) | (3ULL << 30)
+        if st.winpos >= 0:
+            b |= (<uint64_t> ((st.leader + st.winpos) & 3)) << 20
+            if c.trump >= 0:
+                b |= (<uint64_t> (st.tsuit[st.winpos] * 16 + st.tbit[st.winpos] + 1)) << 32
+    return mix64(a ^ mix64(b))
+
+
+cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
+    """Bring the move remembered for this kind of position to the front
+    (the run of equivalent cards that holds the remembered card)."""
+    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    cdef int i, best = -1
     cdef Move tmp
     cdef Move* mv = c.moves[ply]
-    if e.check != <uint32_t> hsh:
+    if e.check != <uint32_t> key:
         return
-    for i in range(1, n):
-        if mv[i].suit == e.suit and mv[i].bit == e.bit:
-            tmp = mv[i]
-            while i > 0:
-                mv[i] = mv[i - 1]
-                i -= 1
-            mv[0] = tmp
-            return
+    for i in range(n):
+        if mv[i].suit == e.suit and mv[i].bit <= e.bit:
+            if best < 0 or mv[i].bit > mv[best].bit:
+                best = i
+    if best <= 0:
+        return
+    i = best
+    tmp = mv[i]
+    while i > 0:
+        mv[i] = mv[i - 1]
+        i -= 1
+    mv[0] = tmp
 
 
-cdef inline void cut_store(Ctx* c, int s, int b) noexcept nogil:
-    cdef CutEntry* e = cut_slot(c)
-    cdef uint64_t hsh = c.hash ^ (<uint64_t> (c.st.leader * 4 + c.st.nplayed) * 0x9E3779B97F4A7C15ULL)
-    e.check = <uint32_t> hsh
+cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
+    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    e.check = <uint32_t> key
     e.suit = s
     e.bit = b
 
@@ -460,7 +651,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
     cdef int ns_turn = (h & 1) == 0
-    cdef uint64_t wq, wacc, wc, key = 0
+    cdef uint64_t wq, wacc, wc, key = 0, ckey = 0
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
     cdef uint16_t key2 = 0
@@ -468,6 +659,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int minrel[5]
     cdef uint32_t ws
     c.nodes += 1
+    c.nodes_at[st.left & 15] += 1
     if k == 0:
         if st.ns_won >= target:
             c.w[ply] = 0
@@ -483,8 +675,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         elif st.ns_won + st.left - q < target:
             c.w[ply] = wq
             return 0
-        if c.trump >= 0:
-            q = top_trumps(c, (h + 1) & 3, &wq)
+        q = other_tricks(c, h, &wq)
+        if q > 0:
             if ns_turn:
                 if st.ns_won + st.left - q < target:
                     c.w[ply] = wq
@@ -500,7 +692,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             return r
     n = gen_moves(c, ply)
     if n > 1:
-        cut_first(c, ply, n)
+        ckey = cut_key(c, target)
+        cut_first(c, ply, n, ckey)
     wacc = 0
     minrel[0] = 0
     minrel[1] = 0
@@ -518,7 +711,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         unplay(c, s, b, ply)
         if r == ns_turn:
             if i > 0:
-                cut_store(c, s, b)
+                cut_store(c, ckey, s, b)
             if k == 0:
                 c.w[ply] = close_and_store(c, wc, key, key2, own, r, need)
             else:
@@ -650,8 +843,14 @@ cdef class Core:
     def tt_hits(self):
         return self.c.tt.hits
 
+    @property
+    def node_profile(self):
+        """Nodes searched at each number of tricks left."""
+        return [self.c.nodes_at[i] for i in range(16)]
+
     def reset_nodes(self):
         self.c.nodes = 0
+        memset(self.c.nodes_at, 0, sizeof(self.c.nodes_at))
 
     def clear(self):
         """Forget every stored bound and remembered cut-off."""

@@ -70,6 +70,7 @@ cdef struct Ctx:
     Move moves[MAXPLY][MAXMOVES]  # move lists, one per ply
     uint64_t w[MAXPLY]          # cards whose ranks decided the result at each ply (16 bits a suit)
     uint64_t nodes              # nodes searched since the counter was reset
+    uint64_t nodes_at[16]       # of which at each number of tricks left (profile)
     TTable tt                   # the transposition table
     uint64_t hash               # Zobrist hash of who holds which card, updated by play/unplay
     uint64_t zob[4][5][16]      # random keys: seat x suit x power

@@ -61,11 +61,13 @@ class Solver:
     def _load(self, pos: Position) -> dict:
         """Give the position to the core; return the map engine card -> name."""
         trump, ranking = pos.trump, pos.ranking
-        cards_in_play = frozenset().union(*pos.hands, pos.trick)
-        sig = (trump, ranking)
-        if self._sig is None or self._sig[0] != sig or not cards_in_play <= self._sig[1]:
+        # A stored bound is a fact about every position with the same suit
+        # lengths and owners of the top cards, in the engine's coordinates
+        # (powers within suits), whatever the deal: only a change of trump
+        # suit makes the table stale.
+        if self._sig != trump:
             self._core.clear()
-            self._sig = (sig, cards_in_play)
+            self._sig = trump
         names = {}
         hands = []
         for h in pos.hands:
