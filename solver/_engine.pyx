@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, JOKERS, MAXPLY,
+from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, TTPage, TTSlot, JOKERS, MAXPLY,
                      MAXMOVES, NSUITS, CUTBITS)
 from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
 
@@ -829,7 +829,11 @@ cdef class Core:
 
     @property
     def tt_bytes(self):
-        return self.c.tt.nbuckets * 8 * sizeof(self.c.tt.slots[0])
+        return self.c.tt.nslots * sizeof(TTSlot) + self.c.tt.npages * sizeof(TTPage)
+
+    @property
+    def tt_resets(self):
+        return self.c.tt.resets
 
     @property
     def nodes(self):

@@ -5,14 +5,14 @@
 # ace, 13 the little joker and 14 the big joker (the jokers are members of
 # the trump suit in a trump contract).  At no-trump the jokers live in a
 # fifth pseudo-suit, JOKERS, which never wins a trick.
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     NSUITS = 5        # four suits and the suitless jokers of no-trump
     JOKERS = 4        # suit index of the jokers at no-trump
     MAXPLY = 64       # cards one search can play (4 x 13) plus slack
     MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
-    BUCKET = 8        # transposition-table entries that share one hash slot
+    PAGE = 6          # patterns in one page of the transposition table
     CUTBITS = 18      # log2 of the number of slots of the cut-off cache
 
 
@@ -34,24 +34,39 @@ cdef struct Move:
     int16_t score      # ordering score, higher is tried first
 
 
-cdef struct TTEntry:
-    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
+cdef struct TTPattern:
     uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, highest card first
-    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bound depends
-    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 = slot in use
+    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend
     uint8_t lower      # N-S take at least this many tricks from this trick on
     uint8_t upper      # N-S take at most this many tricks from this trick on
-    uint8_t left       # tricks left when stored: deeper entries are kept in preference
-    uint8_t pad0       # (padding)
-    uint16_t pad1      # (padding)
+    uint8_t pad[6]     # (padding)
+
+
+cdef struct TTPage:
+    TTPattern pat[PAGE]  # patterns of one shape, oldest first
+    int32_t next       # next page of the same shape, -1 at the end
+    int32_t count      # patterns used in this page
+
+
+cdef struct TTSlot:
+    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
+    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 = slot in use
+    uint16_t pad0      # (padding)
+    int32_t first      # first page of this shape's patterns
+    int32_t last       # page new patterns go to
+    int32_t npat       # patterns stored for this shape
 
 
 cdef struct TTable:
-    TTEntry* slots     # nbuckets * BUCKET entries
-    uint64_t nbuckets  # a power of two
-    int shift          # 64 - log2(nbuckets): hash bits that select a bucket
-    uint64_t stores    # entries written (new or tightened)
+    TTSlot* slots      # open addressing over shapes; nslots is a power of two
+    TTPage* pages      # the pattern pool
+    uint64_t nslots    # slots allocated
+    uint64_t used      # slots in use (kept below half of nslots)
+    int32_t npages     # pages allocated
+    int32_t pages_used # pages handed out
+    uint64_t stores    # bounds written (new or tightened)
     uint64_t hits      # probes that decided the question asked
+    uint64_t resets    # times the table filled up and was emptied
 
 
 cdef struct CutEntry:
