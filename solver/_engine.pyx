@@ -32,6 +32,32 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
 
+cdef extern from *:
+    """
+    /* Gather the bits of x selected by m into the low bits (bit extract). */
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline unsigned int ws_pext(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
+    #else
+    static inline unsigned int ws_pext(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) { if (x & m & (0u - m)) r |= bit; m &= m - 1; bit <<= 1; }
+        return r;
+    }
+    #endif
+    /* Spread the 16 low bits of x to the even bits of a 32-bit word. */
+    static inline unsigned int ws_spread(unsigned int x) {
+        x &= 0xFFFFu;
+        x = (x | (x << 8)) & 0x00FF00FFu;
+        x = (x | (x << 4)) & 0x0F0F0F0Fu;
+        x = (x | (x << 2)) & 0x33333333u;
+        x = (x | (x << 1)) & 0x55555555u;
+        return x;
+    }
+    """
+    unsigned int ws_pext(unsigned int x, unsigned int m) nogil
+    unsigned int ws_spread(unsigned int x) nogil
+
 
 cdef inline int popc(uint32_t x) noexcept nogil:
     return __builtin_popcount(x)
@@ -183,6 +209,34 @@ cdef inline int trump_length(Ctx* c, int h) noexcept nogil:
     return a - popc(c.hand[(h + 1) & 3][t]) - popc(c.hand[(h + 3) & 3][t])
 
 
+cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
+    """Sure tricks of the side of seat o  with the top trumps:
+    the run of top trumps held by the one seat that holds the highest."""
+    cdef int t = c.trump
+    cdef uint32_t all_t = present(c, t)
+    cdef uint32_t mine, seg
+    cdef int top, holder, k = 0, b
+    wq[0] = 0
+    if not all_t:
+        return 0
+    top = highbit(all_t)
+    holder = owner(c, t, top)
+    if (holder & 1) != (o & 1):
+        return 0
+    mine = c.hand[holder][t]
+    seg = 0
+    while all_t:
+        b = highbit(all_t)
+        if not ((mine >> b) & 1):
+            break
+        seg |= 1u << b
+        all_t &= ~(1u << b)
+        k += 1
+    if all_t:
+        wq[0] = (<uint64_t> seg) << (16 * t)
+    return k
+
+
 cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     """Sure tricks for the side of h, on lead: the best of h cashing its
     own top cards, h leading to partner's top cards in a suit where h has a
@@ -205,6 +259,10 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
         if q2 > q:
             q = q2
             wq[0] = 0
+        q2 = top_trumps(c, h, &w2)
+        if q2 > q:
+            q = q2
+            wq[0] = w2
     if q > c.st.left:
         q = c.st.left
     return q
@@ -243,34 +301,6 @@ cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     if all_l or all_r:
         return n      # one opponent wins the lead and cashes every such top card
     return 1
-
-
-cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
-    """Sure tricks of the side of seat o (not on lead) with the top trumps:
-    the run of top trumps held by the one seat that holds the highest."""
-    cdef int t = c.trump
-    cdef uint32_t all_t = present(c, t)
-    cdef uint32_t mine, seg
-    cdef int top, holder, k = 0, b
-    wq[0] = 0
-    if not all_t:
-        return 0
-    top = highbit(all_t)
-    holder = owner(c, t, top)
-    if (holder & 1) != (o & 1):
-        return 0
-    mine = c.hand[holder][t]
-    seg = 0
-    while all_t:
-        b = highbit(all_t)
-        if not ((mine >> b) & 1):
-            break
-        seg |= 1u << b
-        all_t &= ~(1u << b)
-        k += 1
-    if all_t:
-        wq[0] = (<uint64_t> seg) << (16 * t)
-    return k
 
 
 # ---------------------------------------------------------------------------
@@ -481,11 +511,12 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
 
 cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own) noexcept nogil:
     """Key (suit lengths, leader) and owner strings of the position at a
-    trick boundary."""
-    cdef int h, s, b, i, o
-    cdef uint64_t k = 0, word
+    trick boundary.  The owner string of a suit has two bits per card still
+    in play, lowest card first: the seat that holds it."""
+    cdef int h, s
+    cdef uint64_t k = 0
     cdef uint16_t k2 = 0x8000 | c.st.leader
-    cdef uint32_t pres
+    cdef uint32_t pres, lo, hi
     own[0] = 0
     own[1] = 0
     for h in range(4):
@@ -494,15 +525,9 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own)
         k2 |= popc(c.hand[h][JOKERS]) << (2 + 2 * h)
     for s in range(4):
         pres = present(c, s)
-        word = 0
-        i = 0
-        while pres:
-            b = highbit(pres)
-            pres ^= 1u << b
-            o = (((c.hand[1][s] | c.hand[3][s]) >> b) & 1) | ((((c.hand[2][s] | c.hand[3][s]) >> b) & 1) << 1)
-            word |= (<uint64_t> o) << (2 * i)
-            i += 1
-        own[s >> 1] |= word << (32 * (s & 1))
+        lo = ws_pext(c.hand[1][s] | c.hand[3][s], pres)
+        hi = ws_pext(c.hand[2][s] | c.hand[3][s], pres)
+        own[s >> 1] |= (<uint64_t> (ws_spread(lo) | (ws_spread(hi) << 1))) << (32 * (s & 1))
     key[0] = k
     key2[0] = k2
 
@@ -555,7 +580,9 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
         seg = pres & ~((1u << b) - 1)
         wout |= (<uint64_t> seg) << (16 * s)
         nb = popc(seg)
-        msk[s >> 1] |= (((<uint64_t> 1) << (2 * nb)) - 1) << (32 * (s & 1))
+        # owner strings run from the lowest card: the top nb cards of the
+        # suit are its last nb fields
+        msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
     if result:
         tt_store(&c.tt, key, key2, own, msk, need, c.st.left, c.st.left)
     else:
