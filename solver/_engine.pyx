@@ -25,6 +25,9 @@ from libc.string cimport memset
 
 from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, TTPage, TTSlot, JOKERS, MAXPLY,
                      MAXMOVES, NSUITS, CUTBITS)
+
+cdef enum:
+    PROBE_LEFT = 12    # probe every lead's trick before searching with this many tricks left
 from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
 
 cdef extern from *:
@@ -671,6 +674,90 @@ cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
     e.bit = b
 
 
+cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w) noexcept nogil:
+    """At a trick boundary, answer from the score and the sure tricks of
+    both sides when they suffice: 1 or 0, with the deciding cards in w;
+    -1 when they don't."""
+    cdef TrickState* st = &c.st
+    cdef int h = st.leader
+    cdef int ns_turn = (h & 1) == 0
+    cdef int q
+    w[0] = 0
+    if st.ns_won >= target:
+        return 1
+    if st.ns_won + st.left < target:
+        return 0
+    q = quick_tricks(c, h, w)
+    if ns_turn:
+        if st.ns_won + q >= target:
+            return 1
+    elif st.ns_won + st.left - q < target:
+        return 0
+    q = other_tricks(c, h, w)
+    if q > 0:
+        if ns_turn:
+            if st.ns_won + st.left - q < target:
+                return 0
+        elif st.ns_won + q >= target:
+            return 1
+    w[0] = 0
+    return -1
+
+
+cdef int probe_trick(Ctx* c, int target, int ply) noexcept nogil:
+    """Play out the current trick with each follower's first card in move
+    order and look at the next trick boundary without searching: 1 or 0 if
+    the bounds or the table answer there, -1 if not."""
+    cdef int s, b, n, r
+    cdef uint64_t w, key
+    cdef uint64_t own[2]
+    cdef uint64_t msk[2]
+    cdef uint16_t key2
+    if c.st.nplayed == 0:
+        r = bounds_at_lead(c, target, &w)
+        if r < 0:
+            trick_key(c, &key, &key2, own)
+            r = tt_probe(&c.tt, key, key2, own, target - c.st.ns_won, msk)
+        return r
+    n = gen_moves(c, ply)
+    if n > 1:
+        cut_first(c, ply, n, cut_key(c, target))
+    s = c.moves[ply][0].suit
+    b = c.moves[ply][0].bit
+    play(c, s, b, ply)
+    r = probe_trick(c, target, ply + 1)
+    unplay(c, s, b, ply)
+    return r
+
+
+cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogil:
+    """Try first the leads whose trick, played out greedily, reaches a
+    position the bounds or the table already decide for the leader."""
+    cdef Move* mv = c.moves[ply]
+    cdef Move hits[MAXMOVES]
+    cdef Move rest[MAXMOVES]
+    cdef int i, nh = 0, nr = 0, r, s, b
+    cdef int want = (c.st.leader & 1) == 0
+    for i in range(n):
+        s = mv[i].suit
+        b = mv[i].bit
+        play(c, s, b, ply)
+        r = probe_trick(c, target, ply + 1)
+        unplay(c, s, b, ply)
+        if r == want:
+            hits[nh] = mv[i]
+            nh += 1
+        else:
+            rest[nr] = mv[i]
+            nr += 1
+    if nh == 0:
+        return
+    for i in range(nh):
+        mv[i] = hits[i]
+    for i in range(nr):
+        mv[nh + i] = rest[i]
+
+
 cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     """1 if N-S can take `target` tricks in all (counting st.ns_won) from
     here, else 0.  Leaves in c.w[ply] the cards whose ranks decided it."""
@@ -688,29 +775,10 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     c.nodes += 1
     c.nodes_at[st.left & 15] += 1
     if k == 0:
-        if st.ns_won >= target:
-            c.w[ply] = 0
-            return 1
-        if st.ns_won + st.left < target:
-            c.w[ply] = 0
-            return 0
-        q = quick_tricks(c, h, &wq)
-        if ns_turn:
-            if st.ns_won + q >= target:
-                c.w[ply] = wq
-                return 1
-        elif st.ns_won + st.left - q < target:
+        r = bounds_at_lead(c, target, &wq)
+        if r >= 0:
             c.w[ply] = wq
-            return 0
-        q = other_tricks(c, h, &wq)
-        if q > 0:
-            if ns_turn:
-                if st.ns_won + st.left - q < target:
-                    c.w[ply] = wq
-                    return 0
-            elif st.ns_won + q >= target:
-                c.w[ply] = wq
-                return 1
+            return r
         need = target - st.ns_won
         trick_key(c, &key, &key2, own)
         r = tt_probe(&c.tt, key, key2, own, need, msk)
@@ -721,6 +789,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     if n > 1:
         ckey = cut_key(c, target)
         cut_first(c, ply, n, ckey)
+        if k == 0 and st.left >= PROBE_LEFT:
+            promote_probed_leads(c, target, ply, n)
     wacc = 0
     minrel[0] = 0
     minrel[1] = 0

@@ -90,6 +90,9 @@ def is_joker(card: str) -> bool:
     return card in JOKERS
 
 
+_ALL_CARDS = frozenset([s + r for s in SUITS for r in RANKS] + list(JOKERS))
+
+
 def full_deck(jokers: bool = False) -> list[str]:
     deck = [s + r for s in SUITS for r in reversed(RANKS)]
     if jokers:
@@ -258,6 +261,9 @@ class Position:
         if len(self.trick) > 3:
             raise PositionError("a trick in progress holds at most 3 cards")
         seen: dict[str, str] = {}
+        for c in [c for h in self.hands for c in h] + list(self.trick):
+            if c not in _ALL_CARDS:
+                raise PositionError(f"unknown card {c!r}")
         for seat, hand in enumerate(self.hands):
             for c in hand:
                 if c in seen:
