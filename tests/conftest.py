@@ -1,0 +1,59 @@
+"""Shared test setup.
+
+* puts ``tests/`` on ``sys.path`` so the test modules can import
+  ``reference`` and ``strategies``;
+* when the package is not installed (``pip install -e .``), exposes
+  ``solver/`` as the bare package ``whist_solve`` so the pure-Python parts
+  (``whist_solve.cards``) can still be tested; the engine needs the build;
+* Hypothesis profiles: ``default`` (no deadline: the reference is slow) and
+  ``thorough``; pick one with ``HYPOTHESIS_PROFILE=thorough``.  Example counts
+  are set per test and scaled by ``WHIST_TEST_SCALE``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import types
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+if importlib.util.find_spec("whist_solve") is None:  # not installed: use solver/ in place
+    _dir = os.path.join(ROOT, "solver")
+    _spec = importlib.util.spec_from_file_location(
+        "whist_solve", os.path.join(_dir, "__init__.py"), submodule_search_locations=[_dir])
+    _pkg = importlib.util.module_from_spec(_spec)
+    sys.modules["whist_solve"] = _pkg
+    try:
+        _spec.loader.exec_module(_pkg)
+    except Exception:  # e.g. the engine is not built: keep the pure-Python modules usable
+        _pkg = types.ModuleType("whist_solve")
+        _pkg.__path__ = [_dir]
+        sys.modules["whist_solve"] = _pkg
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+settings.register_profile(
+    "thorough",
+    parent=settings.get_profile("default"),
+    max_examples=1000,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def shared_solver():
+    """One engine Solver reused across many positions (exercises the reuse of
+    its transposition table across different deals, trumps and rankings)."""
+    from whist_solve import Solver
+    return Solver()
