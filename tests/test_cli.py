@@ -1,0 +1,470 @@
+"""The command line (SPEC §3): solve, table, deal; exit statuses; bad input.
+
+The values checked here are small endings worked out by hand (see the
+comments) and, for the tables, the independent reference search.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+import pytest
+
+from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
+
+typer_testing = pytest.importorskip("typer.testing")
+main_mod = pytest.importorskip("whist_solve.cli.main")
+app = main_mod.app
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(ROOT, "examples", "deal.pbn")
+
+
+def _runner():
+    try:  # Click < 8.2 mixes stderr into the output unless told not to
+        return typer_testing.CliRunner(mix_stderr=False)
+    except TypeError:
+        return typer_testing.CliRunner()
+
+
+def run(args, input=None):
+    return _runner().invoke(app, args, input=input, catch_exceptions=False)
+
+
+def json_lines(result):
+    lines = [ln for ln in result.stdout.splitlines() if ln.strip()]
+    return [json.loads(ln) for ln in lines]
+
+
+# A two-card ending at no-trump, North to lead:
+#   N: SA S2   E: SK D2   S: C3 C2   W: D4 D3
+# SA wins, then S2 is the last spade and wins too: N-S 2.  S2 first loses to
+# SK, E leads D2 and West's diamonds take the last trick: N-S 0.
+TWO = "N:A2... K..2. ...32 ..43."
+TWO_HANDS = [["SA", "S2"], ["SK", "D2"], ["C3", "C2"], ["D4", "D3"]]
+
+GOOD = f"""
+[Board "1"]
+[Deal "{TWO}"]
+[Trump "NT"]
+[Leader "N"]
+"""
+
+
+def board(label, deal, *tags, play=None):
+    text = f'[Board "{label}"]\n[Deal "{deal}"]\n'
+    for t in tags:
+        text += t + "\n"
+    if play:
+        text += play + "\n"
+    return text + "\n"
+
+
+@pytest.fixture
+def good_file(tmp_path):
+    p = tmp_path / "good.pbn"
+    p.write_text(GOOD)
+    return str(p)
+
+
+# --------------------------------------------------------------------------
+# solve
+
+
+def test_solve_json_values_by_hand(good_file):
+    r = run(["solve", "--json", good_file])
+    assert r.exit_code == 0, r.stderr
+    [obj] = json_lines(r)
+    for key in ("board", "deal", "trump", "ranking", "leader", "turn", "tricks", "cards", "line"):
+        assert key in obj
+    assert str(obj["board"]) == "1"
+    assert obj["trump"] == "NT"
+    assert obj["ranking"] == "up"
+    assert obj["leader"] == "N"
+    assert obj["turn"] == "N"
+    assert obj["tricks"] == 2
+    assert obj["cards"] == {"SA": 2, "S2": 0}
+    assert obj["line"][0] == "SA"
+    assert obj["line"][1] == "SK"
+    assert obj["line"][4] == "S2"
+    assert len(obj["line"]) == 8
+    # the deal string names the same cards
+    assert obj["deal"].split(":")[1].split()[0].upper().startswith("A2")
+    assert r.stderr == ""
+
+
+def test_solve_overrides_change_the_values(good_file):
+    # E leading: D2 is won by West's D4, West's D3 wins the last trick
+    # (E-W 2); SK loses to SA and S2 is then good (E-W 0).
+    r = run(["solve", "--json", "--leader", "E", good_file])
+    assert r.exit_code == 0
+    [obj] = json_lines(r)
+    assert obj["leader"] == "E" and obj["turn"] == "E"
+    assert obj["cards"] == {"SK": 0, "D2": 2}
+    assert obj["tricks"] == 2
+    assert obj["ns_tricks"] == 0
+    # clubs trump: after S2, South ruffs SK and the last trick is South's.
+    r = run(["solve", "--json", "--trump", "C", good_file])
+    [obj] = json_lines(r)
+    assert obj["trump"] == "C"
+    assert obj["cards"] == {"SA": 2, "S2": 2}
+
+
+def test_solve_downtown_override(tmp_path):
+    # Downtown the two beats the king; the ace stays high.
+    #   N: SA S2  E: SK SQ  S: C2 C3  W: D2 D3, no-trump, North leads.
+    p = tmp_path / "down.pbn"
+    p.write_text(board(1, "N:A2... KQ... ...32 ..32.", '[Trump "NT"]', '[Leader "N"]'))
+    up = json_lines(run(["--json", str(p)]))[0]
+    down = json_lines(run(["--json", "--ranking", "down", str(p)]))[0]
+    # uptown: SA wins, then S2 loses to the queen: 1.  S2 first: 1.
+    assert up["cards"] == {"SA": 1, "S2": 1}
+    # downtown: SA then S2 (beats SQ): 2.  S2 first wins too, then SA: 2.
+    assert down["ranking"] == "down"
+    assert down["cards"] == {"SA": 2, "S2": 2}
+
+
+def test_solve_current_trick_counts_and_play_section(tmp_path):
+    # After SA SK the trick is North's whatever South plays, and N's S2 wins
+    # the last one: South's side takes 2, the current trick included.
+    p = tmp_path / "play.pbn"
+    p.write_text(
+        board(1, TWO, '[Trump "NT"]', '[Leader "N"]', play='[Play "N"]\nSA SK - -\n*')
+        + board(2, TWO, '[Trump "NT"]', '[Leader "N"]', play='[Play "N"]\nSA SK C2 D3\n*')
+    )
+    r = run(["--json", str(p)])
+    assert r.exit_code == 0, r.stderr
+    a, b = json_lines(r)
+    assert a["turn"] == "S" and a["leader"] == "N"
+    assert a["tricks"] == 2
+    assert a["cards"] == {"C3": 2, "C2": 2}
+    assert len(a["line"]) == 6
+    # one trick played: North leads S2 and wins it
+    assert b["turn"] == "N" and b["tricks"] == 1 and b["cards"] == {"S2": 1}
+    assert b["won"] == {"NS": 1, "EW": 0}
+
+
+def test_solve_jokers_no_trump_and_trump(tmp_path):
+    # N: JH SA  E: SK HA  S: S2 H2  W: SQ H3; North leads.
+    # At no-trump a joker never wins: SA first wins, then JH loses to HA: 1.
+    # JH first: East plays SK (spades to follow), wins, and cashes HA: 0.
+    # With hearts trump JH is the top trump: both tricks for N-S.
+    deal = "N:A....H K.A.. 2.2.. Q.3.."
+    p = tmp_path / "jok.pbn"
+    p.write_text(board(1, deal, '[Trump "NT"]', '[Leader "N"]'))
+    nt = json_lines(run(["--json", str(p)]))[0]
+    hands = [["JH", "SA"], ["SK", "HA"], ["S2", "H2"], ["SQ", "H3"]]
+    assert nt["cards"] == ref_card_values(hands, None, "up", 0)
+    assert nt["tricks"] == max(nt["cards"].values())
+    assert nt["cards"] == {"SA": 1, "JH": 0}
+    ht = json_lines(run(["--json", "--trump", "H", str(p)]))[0]
+    assert ht["cards"] == {"SA": 2, "JH": 2}
+
+
+def test_solve_line_is_optimal_against_reference(tmp_path):
+    rng = random.Random(2024)
+    text = ""
+    cases = []
+    for i in range(6):
+        deck = [s + r for s in "SHDC" for r in "AKQJT98765432"] + ["JH", "JL"]
+        rng.shuffle(deck)
+        n = 3
+        hands = [deck[k * n:(k + 1) * n] for k in range(4)]
+        trump = rng.choice(["S", "H", "D", "C", "NT"])
+        ranking = rng.choice(["up", "down"])
+        leader = rng.randrange(4)
+        from whist_solve.cards import format_hand
+        deal = "N:" + " ".join(format_hand(h) for h in hands)
+        text += board(i + 1, deal, f'[Trump "{trump}"]', f'[Ranking "{ranking}"]',
+                      f'[Leader "{"NESW"[leader]}"]')
+        cases.append((hands, None if trump == "NT" else trump, ranking, leader))
+    p = tmp_path / "rand.pbn"
+    p.write_text(text)
+    r = run(["--json", str(p)])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    assert len(objs) == 6
+    for obj, (hands, trump, ranking, leader) in zip(objs, cases):
+        want = ref_card_values(hands, trump, ranking, leader)
+        assert obj["cards"] == want
+        ns = ref_value(hands, trump, ranking, leader)
+        side_ns = leader % 2 == 0
+        assert obj["tricks"] == (ns if side_ns else 3 - ns)
+        # the line is legal and gives the value
+        assert ref_replay(hands, trump, ranking, leader, (), obj["line"]) == ns
+
+
+def test_solve_for_people(good_file):
+    r = run([good_file])
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "North" in out and "West" in out
+    assert "N-S take 2 of the 2 tricks" in out
+    assert "best" in out
+    # the first decision: SA keeps both tricks, S2 gives N-S 0
+    assert re.search(r"trick 1, N plays .A: N-S 2; .2 \S+ N-S 0", out), out
+    assert r.stderr == ""
+
+
+def test_default_command_is_solve(good_file):
+    a = run(["solve", "--json", good_file])
+    b = run([good_file, "--json"])
+    c = run(["--json", good_file])
+    assert a.exit_code == b.exit_code == c.exit_code == 0
+    assert json_lines(a) == json_lines(b) == json_lines(c)
+    assert json_lines(a)[0]["tricks"] == 2
+
+
+def test_stdin():
+    r = run(["--json", "-"], input=GOOD)
+    assert r.exit_code == 0, r.stderr
+    [obj] = json_lines(r)
+    assert obj["cards"] == {"SA": 2, "S2": 0}
+    r = run(["table", "--json", "-"], input=GOOD)
+    assert r.exit_code == 0
+    assert json_lines(r)[0]["table"]["NT"]["up"]["N"] == 2
+
+
+def test_help_lists_commands():
+    r = run(["--help"])
+    assert r.exit_code == 0
+    for cmd in ("solve", "table", "deal"):
+        assert cmd in r.stdout
+    r = run([])  # no arguments: the help, as a usage problem or not
+    assert "solve" in (r.stdout + r.stderr)
+
+
+# --------------------------------------------------------------------------
+# Bad input: every kind is reported with the file and the board, the good
+# board of the same file is still solved, and the exit status is 2.
+
+
+BAD_BOARDS = {
+    "duplicate": (board(2, "N:A2... A..2. ...32 ..43.", '[Trump "NT"]', '[Leader "N"]'),
+                  r"duplicate"),
+    "unequal": (board(2, "N:A2... K... ...32 ..43.", '[Trump "NT"]', '[Leader "N"]'),
+                r"unequal|same number|cards"),
+    "unknown card": (board(2, "N:AX... K..2. ...32 ..43.", '[Trump "NT"]', '[Leader "N"]'),
+                     r"unknown|X"),
+    "no trump": (board(2, TWO, '[Leader "N"]'), r"trump"),
+    "no leader": (board(2, TWO, '[Trump "S"]'), r"leader|lead"),
+    "illegal play": (board(2, TWO, '[Trump "NT"]', '[Leader "N"]', play='[Play "N"]\nS2 D2 - -\n*'),
+                     r"illegal|follow|revoke"),
+}
+
+
+# A table needs no trump and no leader and ignores the play.
+BAD_CASES = [("solve", kind) for kind in sorted(BAD_BOARDS)] + [
+    ("table", kind) for kind in ("duplicate", "unequal", "unknown card")]
+
+
+@pytest.mark.parametrize("command,kind", BAD_CASES)
+def test_bad_board_reported_others_solved(tmp_path, kind, command):
+    bad, pattern = BAD_BOARDS[kind]
+    p = tmp_path / "mixed.pbn"
+    p.write_text(GOOD + "\n" + bad + board(3, TWO, '[Trump "NT"]', '[Leader "E"]'))
+    r = run([command, "--json", str(p)])
+    assert r.exit_code == 2
+    objs = json_lines(r)  # stdout holds only JSON
+    assert [str(o["board"]) for o in objs] == ["1", "3"]
+    if command == "solve":
+        assert objs[0]["tricks"] == 2 and objs[1]["cards"] == {"SK": 0, "D2": 2}
+    else:
+        assert objs[0]["table"]["NT"]["up"] == {"N": 2, "E": 0, "S": 2, "W": 0}
+    err = r.stderr
+    assert "mixed.pbn" in err
+    assert re.search(r"board\W+2", err, re.I), err
+    assert re.search(pattern, err, re.I), err
+    assert "Traceback" not in err and "Traceback" not in r.stdout
+
+
+def test_bad_board_for_people_no_traceback(tmp_path):
+    p = tmp_path / "mixed.pbn"
+    p.write_text(GOOD + "\n" + BAD_BOARDS["duplicate"][0])
+    r = run([str(p)])
+    assert r.exit_code == 2
+    assert "N-S take 2 of the 2 tricks" in r.stdout
+    assert "duplicate" in r.stderr.lower()
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_missing_file(good_file, tmp_path):
+    missing = str(tmp_path / "nope.pbn")
+    r = run(["--json", missing, good_file])
+    assert r.exit_code == 2
+    assert "nope.pbn" in r.stderr
+    assert "Traceback" not in r.stderr
+    [obj] = json_lines(r)
+    assert obj["tricks"] == 2
+
+
+def test_binary_junk_file(good_file, tmp_path):
+    junk = tmp_path / "junk.pbn"
+    junk.write_bytes(bytes(range(256)) * 4 + b"\x00\xff\xfe")
+    for cmd in ("solve", "table"):
+        r = run([cmd, "--json", str(junk), good_file])
+        assert r.exit_code == 2
+        assert "junk.pbn" in r.stderr
+        assert "Traceback" not in r.stderr
+        assert len(json_lines(r)) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--trump", "X", "FILE"],
+    ["solve", "--ranking", "sideways", "FILE"],
+    ["solve", "--leader", "Q", "FILE"],
+    ["solve", "--no-such-option", "FILE"],
+    ["solve"],
+    ["table", "--ranking", "left", "FILE"],
+    ["deal", "--variant", "bridge"],
+    ["deal", "--count", "0"],
+])
+def test_bad_usage_exit_2(args, good_file):
+    args = [good_file if a == "FILE" else a for a in args]
+    r = run(args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+
+
+def test_success_exit_0_for_people_and_json(good_file):
+    assert run([good_file]).exit_code == 0
+    assert run(["table", good_file]).exit_code == 0
+    assert run(["table", "--pbn", good_file]).exit_code == 0
+
+
+# --------------------------------------------------------------------------
+# table
+
+
+def test_table_json_against_reference(tmp_path):
+    rng = random.Random(7)
+    from whist_solve.cards import format_hand
+    cases, text = [], ""
+    for i in range(3):
+        deck = [s + r for s in "SHDC" for r in "AKQJT98765432"] + ["JH", "JL"]
+        rng.shuffle(deck)
+        hands = [deck[k * 3:(k + 1) * 3] for k in range(4)]
+        cases.append(hands)
+        text += board(i + 1, "N:" + " ".join(format_hand(h) for h in hands))
+    p = tmp_path / "t.pbn"
+    p.write_text(text)
+    r = run(["table", "--json", "--ranking", "both", str(p)])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    assert len(objs) == 3
+    for obj, hands in zip(objs, cases):
+        t = obj["table"]
+        assert set(t) == {"S", "H", "D", "C", "NT"}
+        for strain in t:
+            assert set(t[strain]) == {"up", "down"}
+            for ranking in ("up", "down"):
+                for leader, seat in enumerate("NESW"):
+                    want = ref_value(hands, None if strain == "NT" else strain, ranking, leader)
+                    assert t[strain][ranking][seat] == want, (strain, ranking, seat)
+
+
+def test_table_by_hand_and_filters(good_file):
+    r = run(["table", "--json", "--strain", "NT", good_file])
+    assert r.exit_code == 0
+    [obj] = json_lines(r)
+    # N or S on lead: N-S take both; E or W on lead: West's diamonds take both.
+    assert obj["table"] == {"NT": {"up": {"N": 2, "E": 0, "S": 2, "W": 0}}}
+    r = run(["table", "--json", "--ranking", "down", "--strain", "S,C", good_file])
+    [obj] = json_lines(r)
+    assert set(obj["table"]) == {"S", "C"}
+    assert set(obj["table"]["S"]) == {"down"}
+
+
+def test_table_for_people(good_file):
+    r = run(["table", "--strain", "NT", good_file])
+    assert r.exit_code == 0
+    out = r.stdout
+    assert "by leader" in out and "by declarer" in out
+    # NT row: leaders N E S W -> 2 0 2 0; declarers N S E W -> the
+    # declarer's LHO leads: N (E leads) 0, S (W leads) 0, E (S leads) 0, W (N leads) 0
+    row = [ln for ln in out.splitlines() if "NT" in ln and re.search(r"\d", ln)]
+    assert row, out
+    assert re.findall(r"\d+", row[-1]) == ["2", "0", "2", "0", "0", "0", "0", "0"]
+
+
+def test_table_pbn(good_file):
+    r = run(["table", "--pbn", good_file])
+    assert r.exit_code == 0
+    assert "[OptimumResultTable" in r.stdout
+    assert '[Deal "' in r.stdout
+
+
+# --------------------------------------------------------------------------
+# deal
+
+
+def _read(text):
+    from whist_solve.pbn import read_pbn
+    return read_pbn(text)
+
+
+def test_deal_classic():
+    r = run(["deal", "--count", "4", "--seed", "42"])
+    assert r.exit_code == 0
+    boards = _read(r.stdout)
+    assert len(boards) == 4
+    for i, b in enumerate(boards):
+        assert not b.errors
+        cards = [c for h in b.hands for c in h]
+        assert all(len(h) == 13 for h in b.hands)
+        assert len(set(cards)) == 52
+        dealer = b.tags["Dealer"]
+        d = "NESW".index(dealer)
+        trump = b.tags["Trump"]
+        # the trump is the suit of one of the dealer's cards
+        assert any(c[0] == trump for c in b.hands[d])
+        assert b.tags["Leader"] == "NESW"[(d + 1) % 4]
+        assert str(b.tags["Board"]) == str(i + 1)
+    again = run(["deal", "--count", "4", "--seed", "42"])
+    assert again.stdout == r.stdout
+    other = run(["deal", "--count", "4", "--seed", "43"])
+    assert other.stdout != r.stdout
+
+
+def test_deal_bid():
+    r = run(["deal", "--count", "2", "--seed", "1", "--variant", "bid"])
+    assert r.exit_code == 0
+    boards = _read(r.stdout)
+    assert len(boards) == 2
+    for b in boards:
+        assert not b.errors
+        assert all(len(h) == 12 for h in b.hands)
+        assert len(b.kitty) == 6
+        cards = [c for h in b.hands for c in h] + list(b.kitty)
+        assert len(set(cards)) == 54
+        assert "JH" in cards and "JL" in cards
+
+
+def test_deal_then_solve_ending():
+    # A random deal read back and tabulated through stdin.
+    r = run(["deal", "--seed", "5"])
+    res = run(["table", "--json", "--strain", "NT", "-"], input=r.stdout)
+    assert res.exit_code == 0, res.stderr
+    [obj] = json_lines(res)
+    vals = obj["table"]["NT"]["up"]
+    assert all(0 <= v <= 13 for v in vals.values())
+
+
+# --------------------------------------------------------------------------
+# The shipped examples
+
+
+def test_examples_file():
+    r = run(["--json", EXAMPLES])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    assert [str(o["board"]) for o in objs] == ["1", "2", "3", "4"]
+    bridge, classic, bid, ending = objs
+    assert bridge["trump"] == "NT" and bridge["leader"] == "W" and bridge["turn"] == "W"
+    assert classic["trump"] == "C" and classic["leader"] == "E"
+    assert bid["trump"] == "S" and bid["leader"] == "S" and len(bid["line"]) == 48
+    assert ending["turn"] == "E" and ending["trump"] == "H"
+    for o in objs:
+        assert o["tricks"] == max(o["cards"].values())
