@@ -20,7 +20,6 @@ import time
 from contextlib import contextmanager
 from typing import Iterator, List, Optional, Tuple
 
-import click
 import typer
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
@@ -51,7 +50,7 @@ class _DefaultSolveGroup(TyperGroup):
 
     default_command = "solve"
 
-    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+    def parse_args(self, ctx, args: List[str]) -> List[str]:
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names \
                 and args[0] != "--version":
             args = [self.default_command, *args]
@@ -317,7 +316,7 @@ class Run:
         except WhistError as e:
             label = f"board {board.label}" if board is not None else ""
             self.error(where, _strip_prefix(str(e), where, getattr(board, "file", ""), label))
-        except (KeyboardInterrupt, SystemExit, click.exceptions.Exit):
+        except (KeyboardInterrupt, SystemExit, typer.Exit):
             raise
         except MemoryError:
             self.error(where, "out of memory (try a smaller --tt-mb)")

@@ -38,13 +38,20 @@ cdef extern from *:
 cdef extern from *:
     """
     /* Gather the bits of x selected by m into the low bits (bit extract). */
+    /* Scatter the low bits of x to the bits set in m (bit deposit). */
     #if defined(__BMI2__)
     #include <immintrin.h>
     static inline unsigned int ws_pext(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
+    static inline unsigned int ws_pdep(unsigned int x, unsigned int m) { return _pdep_u32(x, m); }
     #else
     static inline unsigned int ws_pext(unsigned int x, unsigned int m) {
         unsigned int r = 0, bit = 1;
         while (m) { if (x & m & (0u - m)) r |= bit; m &= m - 1; bit <<= 1; }
+        return r;
+    }
+    static inline unsigned int ws_pdep(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) { if (x & bit) r |= m & (0u - m); m &= m - 1; bit <<= 1; }
         return r;
     }
     #endif
@@ -59,6 +66,7 @@ cdef extern from *:
     }
     """
     unsigned int ws_pext(unsigned int x, unsigned int m) nogil
+    unsigned int ws_pdep(unsigned int x, unsigned int m) nogil
     unsigned int ws_spread(unsigned int x) nogil
 
 
@@ -350,13 +358,13 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
         for i in range(k):
             if c.st.tsuit[i] == s:
                 pres |= 1u << c.st.tbit[i]
-        x = mine
+        # the lowest card of every run of ours among the cards in play:
+        # in relative ranks a card starts a run when the card below is not ours
+        x = ws_pext(mine, pres)
+        x = ws_pdep(x & ~(x << 1), pres)
         while x:
             b = lowbit(x)
             x &= x - 1
-            below = pres & ((1u << b) - 1)
-            if below and (mine >> highbit(below)) & 1:
-                continue  # the card below it is ours too: same run
             mv[n].suit = s
             mv[n].bit = b
             n += 1
@@ -431,16 +439,20 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
     cdef int i, s, b, sc, t = c.trump
     cdef int p = (h + 2) & 3
     cdef int lho = (h + 1) & 3
-    cdef int cls, wseat, wsuit, wbit, mode, partner_win, last
+    cdef int cls, wseat, wsuit, wbit, mode, partner_win, last, s0
     cdef uint32_t my, lh, pd, higher
     cdef TrickState* st = &c.st
     if k == 0 or st.led < 0:
         # leading (or free to choose after a joker lead at no-trump):
         # the top and the bottom card of each suit by its class
+        cls = 0
+        s0 = -1
         for i in range(n):
             s = mv[i].suit
             b = mv[i].bit
-            cls = lead_class(c, h, s)
+            if s != s0:
+                cls = lead_class(c, h, s)
+                s0 = s
             my = c.hand[h][s]
             if s != JOKERS and b == highbit(my):
                 sc = cls * 4 + 2
@@ -931,6 +943,11 @@ cdef class Core:
     @property
     def tt_resets(self):
         return self.c.tt.resets
+
+    @property
+    def tt_usage(self):
+        """(shapes stored, slots, pattern pages used, pages)."""
+        return (self.c.tt.used, self.c.tt.nslots, self.c.tt.pages_used, self.c.tt.npages)
 
     @property
     def nodes(self):
