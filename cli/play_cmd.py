@@ -1,0 +1,353 @@
+"""``whist-solve play FILE``: play a board out in the terminal with the
+double-dummy value of every card.
+
+At every turn the four hands, the tricks played so far and, for the seat on
+turn, each legal card with the tricks its side takes after it (best play
+from then on) are shown.  The user types a card (``SA``, ``sa``, ``S10``,
+``\u2660A``, ``JH``), or one of: Enter / ``best`` (play a best card), ``undo``,
+``hint``, ``help``, ``quit``.  Commands are read line by line from standard
+input, so a session can be scripted.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+import typer
+from rich.text import Text
+
+from whist_solve.cards import JOKERS, SEATS, Position, WhistError, parse_card, sort_cards
+
+from . import render
+
+HELP = ("Type a card (SA, sa, S10, \u2660A, JH), or: Enter or 'best' plays a best card, "
+        "'undo' takes a move back, 'hint' names the best cards, 'quit' ends.")
+
+
+@dataclass
+class Move:
+    seat: int
+    card: str
+    cost: int          # tricks the mover's side lost with this card (0: a best card)
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the ``play`` command to the application."""
+    from . import main as m
+
+    @app.command()
+    def play(
+        file: str = typer.Argument(..., metavar="FILE", show_default=False,
+                                   help="A PBN file; - reads standard input (then the moves "
+                                        "cannot come from it)."),
+        board: Optional[str] = typer.Option(None, "--board", "-b", metavar="N",
+                                            help="The board to play (its Board tag, or its "
+                                                 "number in the file). Default: the first."),
+        trump: Optional[str] = typer.Option(None, "--trump", "-t", callback=m._trump_option,
+                                            metavar="S|H|D|C|NT",
+                                            help="Trump suit or NT (overrides the file)."),
+        ranking: Optional[str] = typer.Option(None, "--ranking", "-r", callback=m._ranking_option,
+                                              metavar="up|down",
+                                              help="Uptown or downtown (overrides the file)."),
+        leader: Optional[str] = typer.Option(None, "--leader", "-l", callback=m._seat_option,
+                                             metavar="N|E|S|W",
+                                             help="Leader of the first trick (overrides the file)."),
+        tt_mb: int = m.TT_OPT,
+    ) -> None:
+        """Play a board out interactively, with the double-dummy value of
+        every card.
+
+        Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
+        [bold]undo[/], [bold]hint[/], [bold]quit[/].
+        """
+        run = m.Run(False)
+        try:
+            session = _load(file, board, trump, ranking, leader)
+        except WhistError as e:
+            run.error("", str(e))
+            raise typer.Exit(m.EXIT_BAD)
+        session.solver = m._make_solver(tt_mb)
+        session.run = run
+        session.loop()
+        raise typer.Exit(m.EXIT_OK)
+
+
+# --------------------------------------------------------------------------
+# Loading
+
+
+def _select(boards, wanted: Optional[str], name: str):
+    if wanted is None:
+        return boards[0]
+    w = wanted.strip()
+    for b in boards:
+        if b.label == w:
+            return b
+    if w.isdigit() and 1 <= int(w) <= len(boards):
+        return boards[int(w) - 1]
+    labels = ", ".join(b.label for b in boards[:20]) + (", ..." if len(boards) > 20 else "")
+    raise WhistError(f"{name}: no board {w!r} (boards: {labels})")
+
+
+def _load(path: str, wanted, trump, ranking, leader) -> "Session":
+    from whist_solve.pbn import read_pbn_file
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        boards = read_pbn_file(path)
+    except WhistError as e:
+        msg = str(e)
+        raise WhistError(msg if msg.startswith(name) else f"{name}: {msg}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise WhistError(f"{name}: cannot read the file: {e}") from None
+    if not boards:
+        raise WhistError(f"{name}: no boards in this file")
+    b = _select(boards, wanted, name)
+    if b.errors:
+        raise WhistError(f"{name}: board {b.label}: " + "; ".join(str(x) for x in b.errors))
+    try:
+        start = b.start_position(trump=trump, ranking=ranking, leader=leader)
+        pos = b.position(trump=trump, ranking=ranking, leader=leader)
+        before = b.play_cards(pos.trump, pos.ranking)
+        goal = b.goal()
+    except WhistError as e:
+        raise WhistError(f"{name}: {e}") from None
+    return Session(name=name, board=b, nboards=len(boards), start=start, before=before,
+                   positions=[pos], moves=[], goal=goal)
+
+
+# --------------------------------------------------------------------------
+# The session
+
+
+@dataclass
+class Session:
+    name: str
+    board: object
+    nboards: int
+    start: Position               # the deal before any play
+    before: List[str]             # cards of the Play section (not undoable)
+    positions: List[Position]     # positions[0]: the loaded position; one more per move
+    moves: List[Move]
+    goal: Optional[tuple] = None
+    solver: object = None
+    run: object = None
+
+    def __post_init__(self) -> None:
+        self._cache: Dict[Position, object] = {}
+        self.jokers = any(c in JOKERS for h in self.start.hands for c in h)
+
+    # ---- analysis --------------------------------------------------------
+
+    @property
+    def pos(self) -> Position:
+        return self.positions[-1]
+
+    def analyse(self, pos: Position):
+        res = self._cache.get(pos)
+        if res is None:
+            res = self.solver.solve(pos, cards=True, line=True)
+            self._cache[pos] = res
+        return res
+
+    def ns_total(self, pos: Position) -> int:
+        """Tricks N-S end with, from the start of the deal, if the rest is
+        played double-dummy."""
+        if pos.is_over():
+            return pos.ns_tricks
+        return pos.ns_tricks + int(self.analyse(pos).ns_tricks)
+
+    # ---- output ----------------------------------------------------------
+
+    def say(self, renderable) -> None:
+        self.run.out.print(renderable)
+
+    def _trick_rows(self) -> List[render.LineTrick]:
+        cards = list(self.before) + [mv.card for mv in self.moves]
+        costly = {len(self.before) + i for i, mv in enumerate(self.moves) if mv.cost > 0}
+        rows: List[render.LineTrick] = []
+        p = self.start
+        row = render.LineTrick(number=1, leader=p.leader, cards={})
+        for i, card in enumerate(cards):
+            seat = p.turn
+            row.cards[seat] = card
+            if i < len(self.before):
+                row.before.append(seat)
+            if i in costly:
+                row.choice_seats.append(seat)
+            p = p.play(card)
+            if not p.trick:
+                row.winner = p.leader
+                row.ns, row.ew = p.ns_tricks, p.ew_tricks
+                rows.append(row)
+                row = render.LineTrick(number=row.number + 1, leader=p.leader, cards={})
+        if row.cards:
+            row.ns, row.ew = p.ns_tricks, p.ew_tricks
+            rows.append(row)
+        return rows
+
+    def _view(self, pos: Position, res) -> render.SolveView:
+        return render.SolveView(
+            title="", pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=self.start.leader,
+            tricks=int(res.tricks) if res is not None else 0,
+            cards={c: int(n) for c, n in res.cards.items()} if res is not None else {},
+            trick_rows=self._trick_rows(), decisions=[], jokers=self.jokers)
+
+    def _goal_text(self, ns_total: int) -> Optional[Text]:
+        if not self.goal:
+            return None
+        side, need = self.goal
+        base = self.positions[0]
+        if side == "NS":
+            got = ns_total - base.ns_tricks
+        else:
+            got = base.ns_tricks + base.tricks_left - ns_total  # E-W's tricks from the loaded position
+        t = Text(f"Goal {'N-S' if side == 'NS' else 'E-W'} {need} (from the loaded position): ")
+        t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
+        t.append(f" with best play from here ({got}).")
+        return t
+
+    def show(self) -> None:
+        st = self.run.style
+        pos = self.pos
+        b = self.board
+        head = Text(f"Board {b.label}", style="bold")
+        title = (b.tags.get("Title") or "").strip()
+        if title:
+            head.append(f": {title}", style="bold")
+        head.append(f"  {self.name}", style="dim")
+        if self.nboards > 1:
+            head.append(f"  ({self.nboards} boards; --board N chooses)", style="dim")
+        head.append("\n")
+        head.append("No-trump" if pos.trump is None else f"Trump {render.strain_words(pos.trump)}")
+        head.append(f", {render.RANKING_NAMES[pos.ranking]}")
+        self.say(Text(""))
+        self.say(head)
+        self.say(render.compass(st, pos, self.jokers))
+        res = None if pos.is_over() else self.analyse(pos)
+        view = self._view(pos, res)
+        if view.trick_rows:
+            table = render.line_table(st, view)
+            table.title = "Tricks played"
+            self.say(table)
+            if any(r.choice_seats for r in view.trick_rows):
+                self.say(Text("* this card cost its side tricks", style="dim"))
+        ns = self.ns_total(pos)
+        total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
+        t = Text()
+        t.append(f"Tricks won: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}.  ")
+        t.append("Double-dummy result: ", style="bold")
+        t.append(f"N-S {ns}, E-W {total - ns}", style="bold green")
+        self.say(t)
+        g = self._goal_text(ns)
+        if g is not None:
+            self.say(g)
+        if res is not None:
+            self.say(render.card_values_table(st, view))
+
+    # ---- commands --------------------------------------------------------
+
+    def best_card(self, pos: Position) -> str:
+        res = self.analyse(pos)
+        if res.line:
+            return res.line[0]
+        best = max(res.cards.values())
+        return next(c for c, n in res.cards.items() if n == best)
+
+    def play(self, card: str) -> None:
+        pos = self.pos
+        res = self.analyse(pos)
+        values = {c: int(n) for c, n in res.cards.items()}
+        nxt = pos.play(card)          # raises WhistError on an illegal card
+        seat = pos.turn
+        cost = max(values.values()) - values.get(card, max(values.values()))
+        self.moves.append(Move(seat, card, cost))
+        self.positions.append(nxt)
+        st = self.run.style
+        t = Text(f"{render.SEAT_NAMES[SEATS[seat]]} plays ")
+        t.append_text(st.card(card))
+        side = render.side_name(seat)
+        if cost:
+            t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
+                     f"({side} now take {values[card]} from here, not {max(values.values())})",
+                     style="bold red")
+        else:
+            t.append(f" ({side} {values[card]} from here)", style="dim")
+        if not nxt.trick:
+            t.append(f"; {SEATS[nxt.leader]} wins the trick")
+        t.append(".")
+        self.say(t)
+
+    def undo(self) -> bool:
+        if not self.moves:
+            self.say(Text("Nothing to undo.", style="yellow"))
+            return False
+        mv = self.moves.pop()
+        self.positions.pop()
+        t = Text("Took back ")
+        t.append_text(self.run.style.card(mv.card))
+        t.append(f" ({SEATS[mv.seat]}).")
+        self.say(t)
+        return True
+
+    def hint(self) -> None:
+        pos = self.pos
+        res = self.analyse(pos)
+        values = {c: int(n) for c, n in res.cards.items()}
+        best = max(values.values())
+        cards = sort_cards([c for c, n in values.items() if n == best], pos.ranking)
+        t = Text("Hint: ")
+        t.append_text(self.run.style.cards(cards))
+        side = render.side_name(pos.turn)
+        t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
+                 + ("" if len(cards) < len(values) else "; every card is as good") + ").")
+        self.say(t)
+
+    def loop(self) -> None:
+        show = True
+        while True:
+            pos = self.pos
+            if show:
+                self.show()
+            show = False
+            if pos.is_over():
+                self.say(Text(f"The play is over: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}. "
+                              "'undo' takes a move back, 'quit' (or Enter) ends.", style="bold"))
+                prompt = "> "
+            else:
+                prompt = f"{render.SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
+            self.run.out.print(prompt, end="")
+            sys.stdout.flush()
+            line = sys.stdin.readline()
+            if not line:                     # end of input
+                self.say(Text(""))
+                return
+            cmd = line.strip()
+            word = cmd.lower()
+            if word in ("q", "quit", "exit"):
+                return
+            if word in ("u", "undo", "back"):
+                show = self.undo()
+                continue
+            if word in ("?", "help", "h"):
+                self.say(Text(HELP))
+                continue
+            if pos.is_over():
+                if word in ("", "best", "b"):
+                    return
+                self.say(Text("The play is over: 'undo' or 'quit'.", style="yellow"))
+                continue
+            if word in ("hint",):
+                self.hint()
+                continue
+            if word in ("", "best", "b"):
+                self.play(self.best_card(pos))
+                show = True
+                continue
+            try:
+                card = parse_card(cmd)
+                self.play(card)
+                show = True
+            except WhistError as e:
+                self.say(Text(f"{e}. {HELP}" if "unknown card" in str(e) else f"{e}.", style="yellow"))

@@ -1,0 +1,161 @@
+"""`whist-solve play`: interactive analysis driven by scripted input."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+typer_testing = pytest.importorskip("typer.testing")
+main_mod = pytest.importorskip("whist_solve.cli.main")
+app = main_mod.app
+
+
+def _runner():
+    try:  # Click < 8.2 mixes stderr into the output unless told not to
+        return typer_testing.CliRunner(mix_stderr=False)
+    except TypeError:
+        return typer_testing.CliRunner()
+
+
+def run(args, input=None):
+    return _runner().invoke(app, args, input=input, catch_exceptions=False)
+
+
+# A two-card ending at no-trump, North to lead:
+#   N: SA S2   E: SK D2   S: C3 C2   W: D4 D3
+# SA wins, then S2 is the last spade: N-S 2.  S2 first loses to SK, and East's
+# D2 puts West in for the last trick: N-S 0.
+TWO = "N:A2... K..2. ...32 ..43."
+
+TEXT = f"""
+[Board "1"]
+[Title "Two spades"]
+[Deal "{TWO}"]
+[Trump "NT"]
+[Leader "N"]
+[Goal "NS 2"]
+
+[Board "2"]
+[Deal "N:A....H K.A.. 2.2.. Q.3.."]
+[Trump "H"]
+[Leader "N"]
+"""
+
+RESULT_RE = re.compile(r"Double-dummy result: N-S (\d+), E-W (\d+)")
+
+
+@pytest.fixture
+def pbn(tmp_path):
+    p = tmp_path / "play.pbn"
+    p.write_text(TEXT)
+    return str(p)
+
+
+def results(out):
+    return [(int(a), int(b)) for a, b in RESULT_RE.findall(out)]
+
+
+def value_rows(out):
+    """The rows of the card-values tables: (tricks, [cards])."""
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r"\s*(\d+)\s+(?:\S+ best|[+-]\d+)\s+(.+?)\s*$", line)
+        if m:
+            cards = [c.translate(str.maketrans("\u2660\u2665\u2666\u2663", "SHDC"))
+                     for c in m.group(2).split()]
+            rows.append((int(m.group(1)), cards))
+    return rows
+
+
+def test_scripted_session(pbn):
+    # S2 (a mistake), undo, hint, best (SA), Enter (East's only card), quit
+    r = run(["play", pbn], input="s2\nundo\nhint\nbest\n\nquit\n")
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "Traceback" not in out + r.stderr
+    # the start: SA keeps both tricks, S2 gives them away
+    rows = value_rows(out)
+    assert rows[0] == (2, ["SA"]) and rows[1] == (0, ["S2"])
+    # the values shown after each step
+    assert results(out) == [(2, 0),   # start
+                            (0, 2),   # after S2
+                            (2, 0),   # after undo
+                            (2, 0),   # after SA
+                            (2, 0)]   # after SK
+    assert "a mistake, N-S lose 2 tricks" in out
+    assert "Took back" in out
+    hint = next(ln for ln in out.splitlines() if "Hint:" in ln)
+    assert "A" in hint and "N-S take 2 of the 2 tricks" in hint
+    assert re.search(r"North plays \S+A \(N-S 2 from here\)", out)
+    assert re.search(r"East plays \S+K", out)
+    # after the first move East's values: his only card gives E-W 2 or 0
+    assert (2, ["SK"]) in rows and (0, ["SK"]) in rows
+    assert "South to play" in out
+
+
+def test_play_to_the_end_and_goal(pbn):
+    r = run(["play", pbn], input="\n\n\n\n\n\n\n\nquit\n")
+    assert r.exit_code == 0
+    out = r.stdout
+    assert "The play is over: N-S 2, E-W 0" in out
+    assert "Goal N-S 2" in out and "reached" in out
+    assert "Tricks played" in out
+
+
+def test_card_spellings_and_errors(pbn):
+    r = run(["play", pbn], input="\u2660a\nxx\nd4\nhelp\n")
+    assert r.exit_code == 0
+    out = r.stdout
+    assert re.search(r"North plays \S+A", out)
+    assert "unknown card 'xx'" in out
+    assert "illegal play D4" in out          # West's card, East is on turn
+    assert "'undo' takes a move back" in out
+    # end of input ends the session quietly
+    assert "Traceback" not in out + r.stderr
+
+
+def test_undo_at_the_start(pbn):
+    r = run(["play", pbn], input="undo\nq\n")
+    assert r.exit_code == 0
+    assert "Nothing to undo" in r.stdout
+
+
+def test_board_option_and_jokers(pbn):
+    # Board 2, hearts trump: the big joker is the top trump, both tricks N-S.
+    r = run(["play", "--board", "2", pbn], input="jh\nquit\n")
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "Board 2" in out
+    assert results(out)[0] == (2, 0)
+    assert "North plays JH" in out
+    # the same board at no-trump: the joker never wins
+    r = run(["play", "--board", "2", "--trump", "NT", pbn], input="jh\nquit\n")
+    rows = value_rows(r.stdout)
+    assert rows[0] == (1, ["SA"]) and rows[1] == (0, ["JH"])
+    assert "a mistake, N-S lose 1 trick" in r.stdout
+
+
+def test_play_section_is_replayed(tmp_path):
+    p = tmp_path / "p.pbn"
+    p.write_text(f'[Board "1"]\n[Deal "{TWO}"]\n[Trump "NT"]\n[Leader "N"]\n'
+                 '[Play "N"]\nSA SK - -\n*\n')
+    r = run(["play", str(p)], input="undo\nquit\n")
+    assert r.exit_code == 0
+    out = r.stdout
+    assert "South to play" in out
+    # the cards of the Play section cannot be taken back
+    assert "Nothing to undo" in out
+
+
+def test_bad_input(tmp_path, pbn):
+    r = run(["play", "--board", "9", pbn], input="quit\n")
+    assert r.exit_code == 2
+    assert "no board '9'" in r.stderr
+    r = run(["play", str(tmp_path / "missing.pbn")], input="quit\n")
+    assert r.exit_code == 2
+    assert "missing.pbn" in r.stderr and "Traceback" not in r.stderr
+    bad = tmp_path / "bad.pbn"
+    bad.write_text('[Board "1"]\n[Deal "N:A2... A..2. ...32 ..43."]\n[Trump "NT"]\n[Leader "N"]\n')
+    r = run(["play", str(bad)], input="quit\n")
+    assert r.exit_code == 2
+    assert "board 1" in r.stderr and "SA" in r.stderr
