@@ -257,12 +257,22 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     cdef int p = (h + 2) & 3, s
     cdef int q = cash(c, h, wq, &suits)
     cdef int q2 = cash(c, p, &w2, &psuits)
-    if q2 > q:
-        entry = 0
-        for s in range(4):
-            if c.hand[h][s]:
-                entry |= 1u << s
-        if entry & psuits:
+    cdef int spare
+    entry = 0
+    for s in range(4):
+        if c.hand[h][s]:
+            entry |= 1u << s
+    if entry & psuits:
+        # h can reach partner's top cards; partner cashes them, after h
+        # has cashed its own if partner has enough other cards to play
+        # to them
+        spare = -q2
+        for s in range(NSUITS):
+            spare += popc(c.hand[p][s])
+        if spare >= q:
+            q += q2
+            wq[0] |= w2
+        elif q2 > q:
             q = q2
             wq[0] = w2
     if c.trump >= 0:
