@@ -168,7 +168,7 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
     it.  Sets wq to the cards counted where they beat other cards and
     `suits` to the suits (bit per suit) where it counted some."""
     cdef int s, k, o, cap, n
-    cdef uint32_t mine, others, cards
+    cdef uint32_t mine, others, cards, wtop
     cdef int t = c.trump
     cdef int q = 0
     wq[0] = 0
@@ -185,6 +185,19 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
         k = popc(cards)
         if k == 0:
             continue
+        wtop = cards
+        o = popc(c.hand[(h + 1) & 3][s])
+        cap = popc(c.hand[(h + 2) & 3][s])
+        if cap > o:
+            o = cap
+        cap = popc(c.hand[(h + 3) & 3][s])
+        if cap > o:
+            o = cap
+        if k >= o:
+            # the top cards outlast every other hand's cards of the suit:
+            # the small ones win too, by length
+            cards = mine
+            k = popc(mine)
         if t >= 0 and s != t:
             cap = 99
             o = (h + 1) & 3
@@ -203,7 +216,7 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
         if k == 0:
             continue
         if others:
-            wq[0] |= (<uint64_t> cards) << (16 * s)
+            wq[0] |= (<uint64_t> (cards & wtop)) << (16 * s)
         suits[0] |= 1u << s
         q += k
     return q
