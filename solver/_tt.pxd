@@ -44,6 +44,7 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.stores = 0
     t.hits = 0
     t.resets = 0
+    t.gen = 1
     return 0
 
 
@@ -55,7 +56,12 @@ cdef inline void tt_free(TTable* t) noexcept nogil:
 
 
 cdef inline void tt_empty(TTable* t) noexcept nogil:
-    memset(t.slots, 0, t.nslots * sizeof(TTSlot))
+    """Forget everything: move to a new generation (slots of older ones
+    count as empty), wiping the slots only when the counter wraps."""
+    t.gen += 1
+    if t.gen == 0:
+        memset(t.slots, 0, t.nslots * sizeof(TTSlot))
+        t.gen = 1
     t.used = 0
     t.pages_used = 0
 
@@ -84,7 +90,7 @@ cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t key2) noexcept nog
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if e.key2 == 0 or (e.key2 == key2 and e.key == key):
+        if e.gen != t.gen or (e.key2 == key2 and e.key == key):
             return e
         i = (i + 1) & m
 
@@ -98,7 +104,7 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     cdef int32_t pg
     cdef int i
     cdef TTPattern* p
-    if e.key2 == 0:
+    if e.gen != t.gen:
         return -1
     pg = e.first
     while pg >= 0:
@@ -135,7 +141,7 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     cdef int32_t pg, npg
     cdef int i
     cdef TTPattern* p
-    if e.key2 == 0:
+    if e.gen != t.gen:
         if (t.used + 1) * 2 > t.nslots or t.pages_used >= t.npages:
             tt_empty(t)
             t.resets += 1
@@ -143,6 +149,7 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
         pg = tt_new_page(t)
         e.key = key
         e.key2 = key2
+        e.gen = t.gen
         e.first = pg
         e.last = pg
         e.npat = 0

@@ -50,8 +50,8 @@ cdef struct TTPage:
 
 cdef struct TTSlot:
     uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
-    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 = slot in use
-    uint16_t pad0      # (padding)
+    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
+    uint16_t gen       # generation of the table that wrote the slot: an older one means empty
     int32_t first      # first page of this shape's patterns
     int32_t last       # page new patterns go to
     int32_t npat       # patterns stored for this shape
@@ -67,6 +67,7 @@ cdef struct TTable:
     uint64_t stores    # bounds written (new or tightened)
     uint64_t hits      # probes that decided the question asked
     uint64_t resets    # times the table filled up and was emptied
+    uint16_t gen       # current generation (never 0): emptying the table moves it on
 
 
 cdef struct CutEntry:
