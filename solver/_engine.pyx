@@ -430,7 +430,7 @@ cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
         return -90
     if t >= 0:
         if s == t:
-            return -30
+            return 0
         if (c.hand[lho][t] and not lh) or (c.hand[rho][t] and not rh):
             return -60             # an opponent ruffs
     allc = my | pd | lh | rh

@@ -13,7 +13,7 @@ cdef enum:
     MAXPLY = 64       # cards one search can play (4 x 13) plus slack
     MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
     PAGE = 6          # patterns in one page of the transposition table
-    CUTBITS = 18      # log2 of the number of slots of the cut-off cache
+    CUTBITS = 16      # log2 of the number of slots of the cut-off cache
 
 
 cdef struct TrickState:
