@@ -1,0 +1,87 @@
+"""The `bench` command on small slices of the committed sets."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from whist_solve.cli import bench_cmd
+from whist_solve.cli.main import app
+
+runner = CliRunner()
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "data")
+
+
+@pytest.fixture(autouse=True)
+def _sets(monkeypatch):
+    """The committed sets of this checkout, however the package is installed."""
+    monkeypatch.setenv("WHIST_SOLVE_BENCH_DATA", DATA)
+
+
+def _bench(*args):
+    return runner.invoke(app, ["bench", *args])
+
+
+def test_sets_load():
+    for name in bench_cmd.SET_NAMES:
+        tasks = bench_cmd.load_set(name)
+        assert tasks, name
+    assert all(t.kind == "table" and t.ranking == "down" for t in bench_cmd.load_set("downtown"))
+    assert all(t.kind == "value" and t.jokers for t in bench_cmd.load_set("bid"))
+
+
+def test_bench_json_and_baseline(tmp_path):
+    base = tmp_path / "base.json"
+    r = _bench("--set", "endings,bid", "--limit", "3", "--json", "--save-baseline", str(base))
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    sets = {s["set"]: s for s in doc["sets"]}
+    assert sets["endings"]["deals"] == 3 and sets["bid"]["deals"] == 3
+    assert sets["endings"]["nodes"] == sum(d["nodes"] for d in sets["endings"]["per_deal"])
+    # same deals again: same nodes; a huge threshold so timing noise never fails
+    r = _bench("--set", "endings,bid", "--limit", "3", "--json", "--baseline", str(base),
+               "--threshold", "100000")
+    assert r.exit_code == 0, r.output
+    cmp = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
+    assert all(not c["nodes_changed"] and not c["values_changed"] and not c["regression"] for c in cmp)
+
+
+def test_bench_regression_exit_status(tmp_path):
+    base = tmp_path / "base.json"
+    assert _bench("--set", "endings", "--limit", "2", "--save-baseline", str(base)).exit_code == 0
+    doc = json.loads(base.read_text())
+    for d in doc["sets"]["endings"]["per_deal"]:
+        d["time"] /= 1000
+    base.write_text(json.dumps(doc))
+    r = _bench("--set", "endings", "--limit", "2", "--baseline", str(base))
+    assert r.exit_code == 1
+
+
+def test_bench_compare_dds():
+    pytest.importorskip("endplay")
+    r = _bench("--set", "endings,bid", "--limit", "4", "--compare-dds", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    sets = {s["set"]: s for s in doc["sets"]}
+    assert sets["endings"]["dds"]["checked"] == 4 and not sets["endings"]["dds"]["mismatches"]
+    assert "jokers" in sets["bid"]["dds_note"]
+
+
+def test_bench_unknown_file():
+    assert _bench("--set", "no/such/file.pbn").exit_code == 2
+
+
+def test_bench_dds_mismatch_is_loud(monkeypatch):
+    pytest.importorskip("endplay")
+    real = bench_cmd.dds_solve_task
+
+    def wrong(task):
+        values, secs = real(task)
+        return [v + 1 for v in values], secs
+
+    monkeypatch.setattr(bench_cmd, "dds_solve_task", wrong)
+    r = _bench("--set", "endings", "--limit", "2", "--compare-dds")
+    assert r.exit_code == 1
+    assert "MISMATCH" in r.output
