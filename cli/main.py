@@ -148,6 +148,8 @@ FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
 TT_OPT = typer.Option(64, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
+                        help="Solve the boards on this many processes (results keep the file's order).")
 
 
 # --------------------------------------------------------------------------
@@ -360,6 +362,7 @@ def solve(
                                          help="Leader of the first trick of the position (overrides the file)."),
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
     card and one optimal line to the end.
@@ -368,18 +371,52 @@ def solve(
     """
     run = Run(json_out)
     solver = None
-    for where, board in run.boards(files):
+
+    def prepare(board):
+        return board.position(trump=trump, ranking=ranking, leader=leader)
+
+    for where, board, pos, result in _map_prepared(run, files, prepare, _solve_work, jobs, tt_mb):
         with run.guard(where, board):
-            if solver is None:
-                solver = _make_solver(tt_mb)
-            _solve_board(run, solver, where, board, trump, ranking, leader)
+            if isinstance(result, Exception):
+                raise result
+            if solver is None and not run.json:
+                solver = _make_solver(tt_mb)   # values the alternatives along the line
+            _solve_board(run, solver, where, board, leader, pos, result)
     _finish(run)
 
 
-def _solve_board(run: Run, solver, where: str, board, trump, ranking, leader) -> None:
-    pos: Position = board.position(trump=trump, ranking=ranking, leader=leader)
+def _solve_work(solver, pos: Position):
+    """One board's solution (run in a worker process with --jobs)."""
+    return solver.solve(pos, cards=True, line=True)
+
+
+def _map_prepared(run: Run, files, prepare, work, jobs: int, tt_mb: int):
+    """Read the boards, prepare each (errors are reported per board), run
+    `work(solver, prepared)` on `jobs` processes and yield
+    (where, board, prepared, result) in the files' order; a failed work
+    item's exception comes back as its result."""
+    from collections import deque
+
+    from .parallel import map_boards
+
+    queue: deque = deque()
+
+    def items():
+        for where, board in run.boards(files):
+            prepared = None
+            with run.guard(where, board):
+                prepared = prepare(board)
+            if prepared is not None:
+                queue.append((where, board, prepared))
+                yield prepared
+
+    for result in map_boards(work, items(), jobs, tt_mb=tt_mb, return_exceptions=True):
+        where, board, prepared = queue.popleft()
+        yield where, board, prepared, result
+
+
+def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result) -> None:
     first_leader = _seat_number(board.leader(leader))
-    result = solver.solve(pos, cards=True, line=True)
     line = list(result.line or [])
     cards = {c: int(n) for c, n in result.cards.items()}
     turn = pos.turn
@@ -526,6 +563,7 @@ def table(
     json_out: bool = JSON_OPT,
     pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
     tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
     leader of the first trick (the full deal; a [bold]Play[/] section is ignored)."""
@@ -534,25 +572,33 @@ def table(
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     run = Run(json_out)
-    solver = None
-    for where, board in run.boards(files):
+
+    def prepare(board):
+        hands = board.hands
+        if not hands:
+            raise WhistError("no deal (missing Deal tag)")
+        hands = [list(h) for h in hands]
+        # Validates the deal (duplicates, unequal hands) with the rules model.
+        Position.make(hands, None, "up", 0)
+        return (hands, strains, rankings)
+
+    for where, board, item, result in _map_prepared(run, files, prepare, _table_work, jobs, tt_mb):
         with run.guard(where, board):
-            if solver is None:
-                solver = _make_solver(tt_mb)
-            _table_board(run, solver, where, board, strains, rankings, pbn)
+            if isinstance(result, Exception):
+                raise result
+            _table_board(run, where, board, item[0], result, strains, rankings, pbn)
     _finish(run)
 
 
-def _table_board(run: Run, solver, where: str, board, strains, rankings, pbn: bool) -> None:
+def _table_work(solver, item):
+    """One deal's table (run in a worker process with --jobs)."""
     from whist_solve.engine import dd_table
 
-    hands = board.hands
-    if not hands:
-        raise WhistError("no deal (missing Deal tag)")
-    hands = [list(h) for h in hands]
-    # Validates the deal (duplicates, unequal hands) with the rules model.
-    Position.make(hands, None, "up", 0)
-    result = dd_table(hands, strains=strains, rankings=rankings, solver=solver)
+    hands, strains, rankings = item
+    return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
+
+
+def _table_board(run: Run, where: str, board, hands, result, strains, rankings, pbn: bool) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     if run.json:
