@@ -171,8 +171,17 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
     cdef uint32_t mine, others, cards, wtop
     cdef int t = c.trump
     cdef int q = 0
+    cdef int drawn = 0
     wq[0] = 0
     suits[0] = 0
+    if t >= 0 and c.hand[h][t]:
+        # enough top trumps to draw the opponents' trumps first: then no
+        # side suit can be ruffed
+        others = c.hand[(h + 1) & 3][t] | c.hand[(h + 2) & 3][t] | c.hand[(h + 3) & 3][t]
+        k = popc(c.hand[h][t] & ~((2u << highbit(others)) - 1)) if others else popc(c.hand[h][t])
+        o = popc(c.hand[(h + 1) & 3][t])
+        cap = popc(c.hand[(h + 3) & 3][t])
+        drawn = k >= o and k >= cap
     for s in range(4):
         mine = c.hand[h][s]
         if not mine:
@@ -198,7 +207,7 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
             # the small ones win too, by length
             cards = mine
             k = popc(mine)
-        if t >= 0 and s != t:
+        if t >= 0 and s != t and not drawn:
             cap = 99
             o = (h + 1) & 3
             if c.hand[o][t] and popc(c.hand[o][s]) < cap:
