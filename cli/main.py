@@ -692,6 +692,8 @@ from . import puzzles_cmd, play_cmd  # noqa: E402
 puzzles_cmd.register(app); play_cmd.register(app)
 from . import bench_cmd  # noqa: E402
 bench_cmd.register(app)
+from . import bid_cmd  # noqa: E402
+bid_cmd.register(app)
 
 
 def main() -> None:

@@ -161,22 +161,35 @@ cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Sure tricks for the side on lead
 
-cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
+cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
+    """Cards of seat h outside the trump suit."""
+    cdef int s, n = 0
+    for s in range(NSUITS):
+        if s != c.trump:
+            n += popc(c.hand[h][s])
+    return n
+
+
+cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side) noexcept nogil:
     """Tricks seat h can cash one after another with its own top cards
-    (cards higher than every card of the suit in the other three hands),
-    counting a side suit only as long as no opponent with trumps is void in
-    it.  Sets wq to the cards counted where they beat other cards and
-    `suits` to the suits (bit per suit) where it counted some."""
-    cdef int s, k, o, cap, n
+    (cards higher than every card of the suit in the other three hands; the
+    smaller cards too once the top ones outlast every other hand), counting
+    a side suit only as long as no opponent with trumps is void in it,
+    unless h has the top trumps to draw the opponents' trumps first.
+
+    Sets wq to the cards counted where they beat other cards, `entries` to
+    the suits (bit per suit) where a small card led by partner would reach a
+    winner of h straight away (no ruff possible), and `side` to the tricks
+    counted outside the trump suit."""
+    cdef int s, k, kc, o, cap, n
     cdef uint32_t mine, others, cards, wtop
     cdef int t = c.trump
     cdef int q = 0
     cdef int drawn = 0
     wq[0] = 0
-    suits[0] = 0
+    entries[0] = 0
+    side[0] = 0
     if t >= 0 and c.hand[h][t]:
-        # enough top trumps to draw the opponents' trumps first: then no
-        # side suit can be ruffed
         others = c.hand[(h + 1) & 3][t] | c.hand[(h + 2) & 3][t] | c.hand[(h + 3) & 3][t]
         k = popc(c.hand[h][t] & ~((2u << highbit(others)) - 1)) if others else popc(c.hand[h][t])
         o = popc(c.hand[(h + 1) & 3][t])
@@ -207,7 +220,8 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
             # the small ones win too, by length
             cards = mine
             k = popc(mine)
-        if t >= 0 and s != t and not drawn:
+        kc = k
+        if t >= 0 and s != t:
             cap = 99
             o = (h + 1) & 3
             if c.hand[o][t] and popc(c.hand[o][s]) < cap:
@@ -215,7 +229,9 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
             o = (h + 3) & 3
             if c.hand[o][t] and popc(c.hand[o][s]) < cap:
                 cap = popc(c.hand[o][s])
-            if k > cap:
+            if kc > cap:
+                kc = cap
+            if not drawn and k > cap:
                 # the top `cap` of them still win
                 n = k - cap
                 while n > 0:
@@ -226,7 +242,10 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* suits) noexcept nogil:
             continue
         if others:
             wq[0] |= (<uint64_t> (cards & wtop)) << (16 * s)
-        suits[0] |= 1u << s
+        if kc > 0:
+            entries[0] |= 1u << s
+        if s != t:
+            side[0] += k
         q += k
     return q
 
@@ -272,31 +291,60 @@ cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
 
 cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     """Sure tricks for the side of h, on lead: the best of h cashing its
-    own top cards, h leading to partner's top cards in a suit where h has a
-    card and partner then cashing all of its own, and trump length."""
-    cdef uint64_t w2
-    cdef uint32_t suits, psuits, entry
-    cdef int p = (h + 2) & 3, s
-    cdef int q = cash(c, h, wq, &suits)
-    cdef int q2 = cash(c, p, &w2, &psuits)
-    cdef int spare
+    own top cards; h leading to partner's top cards in a suit where h has a
+    card, partner then cashing its own (after h's, when partner has enough
+    other cards to play to them); trump length; top trumps.
+
+    In a trump contract a hand whose partner cashes side-suit winners must
+    never be forced to ruff one (it would take the lead): the count of such
+    winners is limited by that hand's cards outside the trump suit."""
+    cdef uint64_t w1, w2
+    cdef uint32_t ent1, ent2, entry
+    cdef int p = (h + 2) & 3, s, t = c.trump
+    cdef int side1, side2, room, q2a, qc, spare
+    cdef int q = cash(c, h, wq, &ent1, &side1)
+    cdef int q2 = cash(c, p, &w2, &ent2, &side2)
+    cdef int best
+    if t >= 0 and c.hand[p][t]:
+        room = nontrumps(c, p)
+        if side1 > room:
+            q -= side1 - room
+            side1 = room
+    best = q
+    w1 = wq[0]
     entry = 0
     for s in range(4):
         if c.hand[h][s]:
             entry |= 1u << s
-    if entry & psuits:
-        # h can reach partner's top cards; partner cashes them, after h
-        # has cashed its own if partner has enough other cards to play
-        # to them
+    if entry & ent2:
+        # partner alone, h leading a small card to it
+        q2a = q2
+        if t >= 0 and c.hand[h][t]:
+            room = nontrumps(c, h) - 1
+            if room < 0:
+                room = 0
+            if side2 > room:
+                q2a = q2 - (side2 - room)
+        if q2a > best:
+            best = q2a
+            wq[0] = w2
+        # h cashes first, then crosses to partner
         spare = -q2
         for s in range(NSUITS):
             spare += popc(c.hand[p][s])
         if spare >= q:
-            q += q2
-            wq[0] |= w2
-        elif q2 > q:
-            q = q2
-            wq[0] = w2
+            qc = q2
+            if t >= 0 and popc(c.hand[h][t]) > q - side1:
+                room = nontrumps(c, h) - side1 - 1
+                if room < 0:
+                    room = 0
+                if side2 > room:
+                    qc = q2 - (side2 - room)
+            qc += q
+            if qc > best:
+                best = qc
+                wq[0] = w1 | w2
+    q = best
     if c.trump >= 0:
         q2 = trump_length(c, h)
         if q2 > q:
