@@ -315,12 +315,14 @@ def _puzzle_board(run, m, solver, where: str, board, trump, ranking, leader) -> 
     rows, decisions, analysed_to = m._analyse_line(run, solver, pos, line, turn_cards)
     keys = key_plays(decisions, goal, left, pos.ranking)
     title = board.tags.get("Title", "").strip() or None
+    comment = " ".join(" ".join(getattr(board, "comments", None) or []).split()) or None
 
     if run.json:
         obj = {
             "board": board.label,
             "deal": board.deal_string(),
             "title": title,
+            "comment": comment,
             "goal": {"side": goal.side, "tricks": goal.tricks, "from": goal.source},
             "tricks": value,
             "solved": solved,
@@ -359,6 +361,8 @@ def _puzzle_board(run, m, solver, where: str, board, trump, ranking, leader) -> 
         d = render.decisions_text(st, view)
         if d is not None:
             parts.append(d)
+    if comment:
+        parts += [Text(""), Text.assemble(("The idea: ", "bold"), comment)]
     head = f"Board {board.label}"
     if title:
         head += f": {title}"

@@ -329,6 +329,7 @@ class Board:
     sections: dict = field(default_factory=dict)
     errors: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    comments: list = field(default_factory=list)   # text of the game's {...} comments
 
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None
@@ -628,7 +629,7 @@ _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26))
 
 @dataclass
 class _Tok:
-    kind: str   # '[', ']', 'str', 'word', 'err'
+    kind: str   # '[', ']', 'str', 'word', 'comment', 'err'
     text: str   # the value (unescaped string) or the error message
     raw: str    # as written
     line: int
@@ -641,6 +642,7 @@ class _Game:
     sections: dict = field(default_factory=dict)  # name -> [(line, raw token)]
     notes: list = field(default_factory=list)
     errors: list = field(default_factory=list)
+    comments: list = field(default_factory=list)
 
 
 def _semi_empty(line: str) -> bool:
@@ -656,6 +658,7 @@ def _scan(text: str) -> list[list[_Tok]]:
     ln = 0
     in_brace = False
     brace_line = 0
+    brace_text: list[str] = []
     while True:
         if ln >= len(lines):
             if not in_brace:
@@ -674,7 +677,10 @@ def _scan(text: str) -> list[list[_Tok]]:
         if in_brace:
             j = line.find("}")
             if j < 0:
+                brace_text.append(line)
                 continue
+            brace_text.append(line[:j])
+            toks.append(_Tok("comment", "\n".join(brace_text).strip(), "", brace_line))
             in_brace = False
             i = j + 1
         elif line.startswith("%"):
@@ -694,7 +700,9 @@ def _scan(text: str) -> list[list[_Tok]]:
                 j = line.find("}", i + 1)
                 if j < 0:
                     in_brace, brace_line = True, ln
+                    brace_text = [line[i + 1:]]
                     break
+                toks.append(_Tok("comment", line[i + 1:j].strip(), "", ln, i))
                 i = j + 1
             elif ch in "[]":
                 toks.append(_Tok(ch, ch, ch, ln, i))
@@ -736,6 +744,10 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
         tok = toks[i]
         if tok.kind == "err":
             game.errors.append(tok.text)
+            i += 1
+        elif tok.kind == "comment":
+            if tok.text:
+                game.comments.append(tok.text)
             i += 1
         elif tok.kind == "[":
             parts = toks[i + 1:i + 4]
@@ -834,7 +846,7 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                 continue  # a file header game: ## defaults only, no deal
             sections = {name: _section_lines(items) for name, items in game.sections.items()}
             boards.append(Board(filename, len(boards) + 1, tags, sections,
-                                list(game.errors), list(game.notes)))
+                                list(game.errors), list(game.notes), list(game.comments)))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     return boards

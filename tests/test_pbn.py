@@ -957,3 +957,13 @@ def test_tags_round_trip(tags):
     tags["Deal"] = "N:A... K... Q... J..."
     b = one(write_board(tags))
     assert b.tags == tags
+
+
+def test_comments_are_kept_per_board():
+    text = (
+        '[Board "1"]\n[Deal "N:A... K... Q... J..."] {one line}\n{a comment\nover two lines}\n\n'
+        '; not a brace comment\n[Board "2"]\n[Deal "N:A... K... Q... J..."]\n'
+    )
+    b1, b2 = read_pbn(text)
+    assert b1.comments == ["one line", "a comment\nover two lines"]
+    assert b2.comments == []

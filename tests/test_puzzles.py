@@ -331,3 +331,17 @@ def test_overrides(tmp_path):
     r = run(["puzzles", "--json", "--trump", "C", str(p)])
     [obj] = json_lines(r)
     assert obj["trump"] == "C" and obj["cards"] == {"SA": 2, "S2": 2}
+
+
+def test_every_shipped_puzzle_has_a_title_and_an_idea():
+    import json
+    from pathlib import Path
+    from typer.testing import CliRunner
+    from whist_solve.cli.main import app
+
+    folder = Path(__file__).resolve().parent.parent / "puzzles"
+    res = CliRunner().invoke(app, ["puzzles", "--json", str(folder)])
+    boards = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    assert len(boards) >= 40
+    for b in boards:
+        assert b["title"] and b["comment"] and len(b["comment"]) > 40, b["board"]
