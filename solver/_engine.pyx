@@ -170,7 +170,8 @@ cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
     return n
 
 
-cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side) noexcept nogil:
+cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side,
+              int* sk, uint32_t* sw, uint64_t* must) noexcept nogil:
     """Tricks seat h can cash one after another with its own top cards
     (cards higher than every card of the suit in the other three hands; the
     smaller cards too once the top ones outlast every other hand), counting
@@ -180,18 +181,27 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side) noexcep
     Sets wq to the cards counted where they beat other cards, `entries` to
     the suits (bit per suit) where a small card led by partner would reach a
     winner of h straight away (no ruff possible), and `side` to the tricks
-    counted outside the trump suit."""
+    counted outside the trump suit.  sk[s] and sw[s] receive the tricks
+    counted in each suit and the cards among them whose rank matters; `must`
+    the top trumps that draw the opponents' trumps when some side suit's
+    count relies on it."""
     cdef int s, k, kc, o, cap, n
     cdef uint32_t mine, others, cards, wtop
     cdef int t = c.trump
     cdef int q = 0
     cdef int drawn = 0
+    cdef uint32_t drawers = 0
     wq[0] = 0
     entries[0] = 0
     side[0] = 0
+    must[0] = 0
+    for s in range(4):
+        sk[s] = 0
+        sw[s] = 0
     if t >= 0 and c.hand[h][t]:
         others = c.hand[(h + 1) & 3][t] | c.hand[(h + 2) & 3][t] | c.hand[(h + 3) & 3][t]
-        k = popc(c.hand[h][t] & ~((2u << highbit(others)) - 1)) if others else popc(c.hand[h][t])
+        drawers = c.hand[h][t] & ~((2u << highbit(others)) - 1) if others else 0
+        k = popc(drawers) if others else popc(c.hand[h][t])
         o = popc(c.hand[(h + 1) & 3][t])
         cap = popc(c.hand[(h + 3) & 3][t])
         drawn = k >= o and k >= cap
@@ -231,16 +241,21 @@ cdef int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side) noexcep
                 cap = popc(c.hand[o][s])
             if kc > cap:
                 kc = cap
-            if not drawn and k > cap:
-                # the top `cap` of them still win
-                n = k - cap
-                while n > 0:
-                    cards &= cards - 1
-                    n -= 1
-                k = cap
+            if k > cap:
+                if drawn:
+                    must[0] = (<uint64_t> drawers) << (16 * t)
+                else:
+                    # the top `cap` of them still win
+                    n = k - cap
+                    while n > 0:
+                        cards &= cards - 1
+                        n -= 1
+                    k = cap
         if k == 0:
             continue
+        sk[s] = k
         if others:
+            sw[s] = cards & wtop
             wq[0] |= (<uint64_t> (cards & wtop)) << (16 * s)
         if kc > 0:
             entries[0] |= 1u << s
@@ -289,7 +304,40 @@ cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
     return k
 
 
-cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+cdef uint64_t fewest_cards(int* sk, uint32_t* sw, int* want) noexcept nogil:
+    """The cards whose ranks matter for `want` of the counted tricks, taken
+    first from suits where no rank matters, then from the top of the rest
+    (fewer cards fixed make a more general table entry).  Lowers want by
+    the tricks taken."""
+    cdef uint64_t w = 0
+    cdef int s, r, n
+    cdef uint32_t x, top
+    for s in range(4):
+        if want[0] <= 0:
+            return w
+        if sk[s] and not sw[s]:
+            want[0] -= sk[s]
+    for s in range(4):
+        if want[0] <= 0:
+            return w
+        if sk[s] and sw[s]:
+            r = sk[s] if sk[s] < want[0] else want[0]
+            want[0] -= r
+            x = sw[s]
+            if r >= popc(x):
+                top = x
+            else:
+                top = 0
+                n = r
+                while n > 0:
+                    top |= 1u << highbit(x)
+                    x &= ~(1u << highbit(x))
+                    n -= 1
+            w |= (<uint64_t> top) << (16 * s)
+    return w
+
+
+cdef int quick_tricks(Ctx* c, int h, uint64_t* wq, int need) noexcept nogil:
     """Sure tricks for the side of h, on lead: the best of h cashing its
     own top cards; h leading to partner's top cards in a suit where h has a
     card, partner then cashing its own (after h's, when partner has enough
@@ -302,14 +350,20 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     cdef uint32_t ent1, ent2, entry
     cdef int p = (h + 2) & 3, s, t = c.trump
     cdef int side1, side2, room, q2a, qc, spare
-    cdef int q = cash(c, h, wq, &ent1, &side1)
-    cdef int q2 = cash(c, p, &w2, &ent2, &side2)
-    cdef int best
+    cdef int sk1[4]
+    cdef int sk2[4]
+    cdef uint32_t sw1[4]
+    cdef uint32_t sw2[4]
+    cdef uint64_t must1, must2, wentry = 0
+    cdef int q = cash(c, h, wq, &ent1, &side1, sk1, sw1, &must1)
+    cdef int q2 = cash(c, p, &w2, &ent2, &side2, sk2, sw2, &must2)
+    cdef int best, variant = 1, want
     if t >= 0 and c.hand[p][t]:
         room = nontrumps(c, p)
         if side1 > room:
             q -= side1 - room
             side1 = room
+            variant = 0       # some counted cards are dropped: keep every card in W
     best = q
     w1 = wq[0]
     entry = 0
@@ -317,6 +371,9 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
         if c.hand[h][s]:
             entry |= 1u << s
     if entry & ent2:
+        # the entry: partner's top card of a suit where h has a card
+        s = lowbit(entry & ent2)
+        wentry = (<uint64_t> (1u << highbit(c.hand[p][s]))) << (16 * s)
         # partner alone, h leading a small card to it
         q2a = q2
         if t >= 0 and c.hand[h][t]:
@@ -328,6 +385,7 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
         if q2a > best:
             best = q2a
             wq[0] = w2
+            variant = 2 if q2a == q2 else 0
         # h cashes first, then crosses to partner
         spare = -q2
         for s in range(NSUITS):
@@ -344,7 +402,17 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
             if qc > best:
                 best = qc
                 wq[0] = w1 | w2
+                variant = 3 if (qc - q) == q2 and variant != 0 else 0
     q = best
+    if q >= need and need > 0:
+        want = need
+        if variant == 1:
+            wq[0] = fewest_cards(sk1, sw1, &want) | must1
+        elif variant == 2:
+            wq[0] = fewest_cards(sk2, sw2, &want) | must2 | wentry
+        elif variant == 3:
+            wq[0] = fewest_cards(sk1, sw1, &want) | must1
+            wq[0] |= fewest_cards(sk2, sw2, &want) | must2 | wentry
     if c.trump >= 0:
         q2 = trump_length(c, h)
         if q2 > q:
@@ -779,7 +847,10 @@ cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w) noexcept nogil:
         return 1
     if st.ns_won + st.left < target:
         return 0
-    q = quick_tricks(c, h, w)
+    if ns_turn:
+        q = quick_tricks(c, h, w, target - st.ns_won)
+    else:
+        q = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
     if ns_turn:
         if st.ns_won + q >= target:
             return 1
