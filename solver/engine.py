@@ -3,6 +3,7 @@ bit masks, call the core, and return plain data."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from ._engine import Core
@@ -12,6 +13,7 @@ from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, Position, power,
 DEFAULT_TT_MB = 64
 
 
+@lru_cache(maxsize=None)
 def engine_card(card: str, trump: Optional[str], ranking: str) -> tuple:
     """(suit, power) of a card in the engine's coordinates."""
     if card in JOKERS:
@@ -85,6 +87,31 @@ class Solver:
         t = -1 if trump is None else SUITS.index(trump)
         self._core.set_position(hands, t, pos.leader, trick)
         return names
+
+    def _load_hands(self, hands, trump: Optional[str], ranking: str, leader: int) -> None:
+        if self._sig != trump:
+            self._core.clear()
+            self._sig = trump
+        self._core.set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
+                                -1 if trump is None else SUITS.index(trump), leader, ())
+
+    def ns_value_unchecked(self, hands, trump: Optional[str], ranking: str, leader: int,
+                           guess: int = -1) -> int:
+        """`ns_value` of a deal given as four lists of card names, at a trick
+        boundary, without validating it: for programs that solve many
+        positions they built themselves (the caller guarantees a legal
+        deal)."""
+        self._load_hands(hands, trump, ranking, leader)
+        return self._core.value(guess)
+
+    def can_take_unchecked(self, hands, trump: Optional[str], ranking: str, leader: int,
+                           side: str, tricks: int) -> bool:
+        """`can_take` of a deal given as four lists of card names, without
+        validating it (see `ns_value_unchecked`)."""
+        self._load_hands(hands, trump, ranking, leader)
+        if side == "NS":
+            return self._core.can_take(tricks)
+        return not self._core.can_take(len(hands[leader]) - tricks + 1)
 
     def ns_value(self, pos: Position, guess: int = -1) -> int:
         """Tricks N-S take from the position on (current trick included)."""

@@ -1,0 +1,569 @@
+"""Bid whist: the bidder's best exchange with the kitty, exactly (SPEC §1).
+
+The bidder holds ``n`` cards and takes an ``m``-card kitty (12 + 6 in the
+real game; any smaller ``n`` and ``m`` for analysis), keeps ``n`` of the
+``n + m`` cards and discards the rest face down.  The discard counts as the
+bidding side's first book; then the ``n`` tricks are played double dummy with
+the bidder leading to the first trick.  For a choice of trump (or no-trump)
+and ranking, :func:`best_exchange` finds the most books the bidding side can
+take over *every* possible discard, and a keep that takes them.
+
+How it avoids solving the C(18, 6) = 18,564 keeps one by one:
+
+* **Equivalent cards.**  For the chosen trump and ranking, cards of the
+  bidder's ``n + m`` that are adjacent in the order of their suit (the jokers
+  are the top trumps of a trump suit; at no-trump they are interchangeable
+  suitless losers), with no card of another hand between them, are
+  interchangeable: which of them are kept does not matter, only how many.  A
+  keep is a count per run of such cards; one keep per count vector is
+  examined (on random 12 + 6 deals 1,500 to 8,000 instead of 18,564).
+* **Target-raising null-window.**  A heuristic keep (trumps and top cards,
+  short side suits) is solved exactly; its value ``v`` is the target to beat.
+  Every other keep, most promising first, is asked only "can the bidding side
+  take ``v + 1``?" (``Solver.can_take``).  A yes is solved exactly and raises
+  the target.  All keeps of one option share one solver: the transposition
+  table's bounds are facts about positions described by suit lengths and the
+  owners of the top cards, so keeps that differ in low cards share most of
+  their proofs and most refutations cost a few hundred nodes.
+* **Bounds.**  The bidding side never takes more than the ``n`` tricks; with
+  a trump suit, every trump of an opponent above all the trumps of the
+  bidding side wins a trick, so a keep whose top trump leaves the opponents
+  ``k`` such trumps in one hand takes at most ``n - k`` tricks: whole
+  families of keeps are set aside without a search, and the search stops as
+  soon as a keep reaches the best bound of all keeps.
+
+Bids (SPEC §1): a bid of 1 to 7 promises bid + 6 books; at equal numbers
+downtown beats uptown and no-trump beats both.  A no-trump bidder names the
+ranking after winning the bid, a suit bidder the trump suit: the ten options
+are the four suits uptown and downtown and no-trump uptown and downtown.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+from .cards import (JOKERS, SEATS, SUITS, Position, WhistError, effective_suit,
+                    format_hand, parse_card, power, seat_index, sort_cards)
+
+# The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
+ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple(
+    (t, r) for t in ("S", "H", "D", "C", "NT") for r in ("up", "down"))
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANKING_WORDS = {"up": "uptown", "down": "downtown"}
+BID_KINDS = ("uptown", "downtown", "no-trump")   # low to high at an equal number
+
+BOOKS_FOR_LEVEL = 6    # a bid of L promises L + 6 books
+
+# Table size of the solvers made here.  The keeps of one option share the
+# table; a full table is emptied, which throws the shared bounds away, so a
+# big one pays (on a slow no-trump deal 256 MB searched 3x fewer nodes than
+# 64 MB).
+BID_TT_MB = 256
+
+
+# --------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class ExchangeStats:
+    """Where the time of one :func:`best_exchange` went."""
+
+    keeps: int = 0            # distinct keeps (count vectors of equivalent cards)
+    bounded: int = 0          # keeps set aside by a bound, without a search
+    null_window: int = 0      # can_take questions asked
+    exact: int = 0            # keeps solved exactly
+    raised: int = 0           # times a keep beat the target
+    nodes: int = 0            # engine nodes
+    seconds: float = 0.0
+
+
+@dataclass
+class Exchange:
+    """The best exchange for one option.
+
+    ``books`` counts the discard's book: 1 + ``tricks``, the tricks the
+    bidding side takes in the ``n`` tricks with the bidder leading.  ``keep``
+    and ``discard`` are card lists (display order)."""
+
+    trump: str                 # 'S', 'H', 'D', 'C' or 'NT'
+    ranking: str               # 'up' or 'down'
+    books: int
+    keep: List[str]
+    discard: List[str]
+    tricks: int
+    bidder: int = 0
+    stats: ExchangeStats = field(default_factory=ExchangeStats, repr=False, compare=False)
+
+    @property
+    def kind(self) -> str:
+        """'uptown', 'downtown' or 'no-trump': what is said at the bidding."""
+        return bid_kind(self.trump, self.ranking)
+
+    def as_json(self) -> dict:
+        """The option object of ``whist-solve bid --json``."""
+        return {"trump": self.trump, "ranking": self.ranking, "books": self.books,
+                "keep": format_hand(self.keep), "discard": format_hand(self.discard)}
+
+
+@dataclass
+class CheckResult:
+    """Is a contract makeable for the bidder with the best exchange?"""
+
+    level: int
+    trump: str
+    ranking: str
+    makeable: bool
+    books: int                 # most books with the best exchange for this trump and ranking
+    keep: List[str]
+    discard: List[str]
+    line: List[str]            # one optimal play of the n tricks with that keep
+    bidder: int = 0
+    exchange: Optional[Exchange] = field(default=None, repr=False, compare=False)
+
+    @property
+    def need(self) -> int:
+        return self.level + BOOKS_FOR_LEVEL
+
+    @property
+    def contract(self) -> str:
+        return contract_name(self.level, self.trump, self.ranking)
+
+
+# --------------------------------------------------------------------------
+# Bids: names, order, score
+
+
+def _strain(trump: Optional[str]) -> str:
+    if trump is None:
+        return "NT"
+    t = str(trump).strip().upper()
+    if t in ("NT", "N", "NOTRUMP", "NO-TRUMP", ""):
+        return "NT"
+    if t not in SUITS:
+        raise WhistError(f"unknown trump {trump!r} (expected S, H, D, C or NT)")
+    return t
+
+
+def _ranking(ranking: str) -> str:
+    r = str(ranking).strip().lower()
+    r = {"uptown": "up", "\u2191": "up", "downtown": "down", "\u2193": "down"}.get(r, r)
+    if r not in ("up", "down"):
+        raise WhistError(f"unknown ranking {ranking!r} (expected up or down)")
+    return r
+
+
+def bid_kind(trump: Optional[str], ranking: str) -> str:
+    """What the bid says: 'uptown' or 'downtown' for a suit, 'no-trump'."""
+    if _strain(trump) == "NT":
+        return "no-trump"
+    return RANKING_WORDS[_ranking(ranking)]
+
+
+def bid_rank(level: int, trump: Optional[str], ranking: str) -> int:
+    """Order of bids (SPEC §1): by number, then at an equal number uptown <
+    downtown < no-trump (no-trump uptown and downtown are the same bid)."""
+    return 3 * level + BID_KINDS.index(bid_kind(trump, ranking))
+
+
+def bid_name(level: int, trump: Optional[str], ranking: str) -> str:
+    """As players say it: ``"5 downtown in spades"``, ``"4 no-trump uptown"``."""
+    strain = _strain(trump)
+    r = RANKING_WORDS[_ranking(ranking)]
+    if strain == "NT":
+        return f"{level} no-trump {r}"
+    return f"{level} {r} in {SUIT_NAMES[strain]}"
+
+
+def contract_name(level: int, trump: Optional[str], ranking: str) -> str:
+    """PBN contract: ``4S↓``, ``3H``, ``5NT↓`` (uptown has no arrow)."""
+    text = f"{level}{_strain(trump)}"
+    if _ranking(ranking) == "down":
+        text += "\u2193"
+    return text
+
+
+def min_level(min_bid_3: bool = False) -> int:
+    return 3 if min_bid_3 else 1
+
+
+def highest_bid(books: int, min_bid_3: bool = False) -> Optional[int]:
+    """The highest makeable bid level with ``books`` (books - 6, at most 7),
+    or None when even the lowest bid (1, or 3 with the variant) fails."""
+    level = min(7, books - BOOKS_FOR_LEVEL)
+    return level if level >= min_level(min_bid_3) else None
+
+
+def bid_score(level: int, books: int) -> int:
+    """Score of the bidding side (SPEC §1): made, books - 6; set, minus the
+    shortfall (bid 7 with 9 books: -4)."""
+    need = level + BOOKS_FOR_LEVEL
+    return books - BOOKS_FOR_LEVEL if books >= need else books - need
+
+
+def option_key(ex: Exchange) -> tuple:
+    """Sort key of the best option: the most books, then the higher bid."""
+    return (ex.books, BID_KINDS.index(ex.kind))
+
+
+def best_option(exchanges: Sequence[Exchange]) -> Exchange:
+    """The option with the most books; the higher bid wins ties (no-trump
+    over downtown over uptown; among equals, the first in the list)."""
+    best = None
+    for ex in exchanges:
+        if best is None or option_key(ex) > option_key(best):
+            best = ex
+    if best is None:
+        raise ValueError("no options")
+    return best
+
+
+@dataclass
+class BidSummary:
+    """The best option and what it is worth at the table."""
+
+    best: Exchange
+    level: Optional[int]          # highest makeable bid, None if none
+    name: Optional[str]           # "5 downtown in spades"
+    contract: Optional[str]       # "5S↓"
+    score: int                    # made: books - 6; if nothing is makeable,
+                                  # the (negative) score of the lowest bid
+
+
+def summarize(exchanges: Sequence[Exchange], min_bid_3: bool = False) -> BidSummary:
+    best = best_option(exchanges)
+    level = highest_bid(best.books, min_bid_3)
+    if level is None:
+        return BidSummary(best, None, None, None, bid_score(min_level(min_bid_3), best.books))
+    return BidSummary(best, level, bid_name(level, best.trump, best.ranking),
+                      contract_name(level, best.trump, best.ranking),
+                      bid_score(level, best.books))
+
+
+# --------------------------------------------------------------------------
+# Input
+
+
+def _seat(bidder: Union[int, str]) -> int:
+    if isinstance(bidder, int):
+        if 0 <= bidder <= 3:
+            return bidder
+        raise WhistError(f"unknown bidder seat {bidder!r}")
+    return seat_index(str(bidder))
+
+
+def _cards(cards: Iterable[str]) -> List[str]:
+    return [c if c in JOKERS else parse_card(c) for c in cards]
+
+
+def _check_deal(hands, kitty, bidder) -> Tuple[List[List[str]], List[str], int]:
+    if len(hands) != 4:
+        raise WhistError("a deal needs four hands")
+    hands = [_cards(h) for h in hands]
+    kitty = _cards(kitty)
+    bidder = _seat(bidder)
+    n = len(hands[0])
+    if any(len(h) != n for h in hands):
+        detail = ", ".join(f"{SEATS[s]} {len(hands[s])}" for s in range(4))
+        raise WhistError(f"unequal hands ({detail})")
+    if not 1 <= n <= 13:
+        raise WhistError(f"hands of {n} cards (1 to 13)")
+    seen = {}
+    for where, cards in [(SEATS[s], hands[s]) for s in range(4)] + [("the kitty", kitty)]:
+        for c in cards:
+            if c in seen:
+                raise WhistError(f"duplicate card {c} (in {seen[c]} and {where})"
+                                 if seen[c] != where else f"duplicate card {c} in {where}")
+            seen[c] = where
+    return hands, kitty, bidder
+
+
+# --------------------------------------------------------------------------
+# The optimizer
+
+
+class _Suit:
+    """The bidder's choices in one suit: every combination of counts of its
+    runs, with the cards kept, a heuristic worth and the top card kept."""
+
+    __slots__ = ("name", "choices")
+
+    def __init__(self, name: str, choices: list):
+        self.name = name
+        self.choices = choices      # [(size, worth, cards tuple, top power or -1)]
+
+
+def _runs_of_suit(pool: set, others: set, cards: list) -> List[List[str]]:
+    """Runs of the bidder's cards, best first, in ``cards`` (one suit,
+    highest first)."""
+    runs: List[List[str]] = []
+    cur: List[str] = []
+    for c in cards:
+        if c in pool:
+            cur.append(c)
+        elif c in others:
+            if cur:
+                runs.append(cur)
+                cur = []
+    if cur:
+        runs.append(cur)
+    return runs
+
+
+def _worth(kept: Sequence[str], s: str, is_trump: bool, nt: bool, above: dict) -> float:
+    """A rough count of the tricks the kept cards of one suit bring (used
+    only to order the search: the result never depends on it).  ``kept`` is
+    highest first; ``above[c]`` counts the opponents' cards above c."""
+    if s == "J":                       # jokers at no-trump: sure losers
+        return -0.6 * len(kept)
+    k = len(kept)
+    w = 0.0
+    for i, c in enumerate(kept):
+        a = above[c]
+        if is_trump:
+            w += 1.0 + (0.6 if a == 0 else 0.3 if a <= i else 0.0)
+        elif a <= i:                   # a winner once the higher ones have gone
+            w += 1.0 if a == 0 else 0.7
+        elif a == i + 1 and k > i + 1:  # a guarded honour
+            w += 0.35
+    if is_trump:
+        return w
+    if nt:
+        if k >= 4:
+            w += 0.4 * (k - 3)
+        return w
+    # A side suit in a trump contract: shortness is worth ruffs.
+    return w + (1.2, 0.5, 0.1)[k] if k < 3 else w
+
+
+def _suits(hands, bidder, pool: list, strain: str, ranking: str) -> List[_Suit]:
+    trump = None if strain == "NT" else strain
+    pool_set = set(pool)
+    others = {c for s in range(4) if s != bidder for c in hands[s]}
+    opps = {c for s in range(4) if s % 2 != bidder % 2 for c in hands[s]}
+    everything = pool_set | others
+    groups = list(SUITS) + (["J"] if trump is None else [])
+    out: List[_Suit] = []
+    for s in groups:
+        cards = [c for c in everything if effective_suit(c, trump) == s]
+        cards.sort(key=lambda c: -power(c, trump, ranking))
+        if s == "J":
+            runs = [[c for c in cards if c in pool_set]] if any(c in pool_set for c in cards) else []
+        else:
+            runs = _runs_of_suit(pool_set, others, cards)
+        # opponents' cards above each card of the suit
+        above = {}
+        n_above = 0
+        for c in cards:
+            above[c] = n_above
+            if c in opps:
+                n_above += 1
+        order = {c: i for i, c in enumerate(cards)}
+        choices = []
+        for counts in product(*[range(len(r) + 1) for r in runs]):
+            kept = [c for r, k in zip(runs, counts) for c in r[:k]]
+            kept.sort(key=order.__getitem__)
+            w = _worth(kept, s, s == trump, trump is None, above)
+            top = power(kept[0], trump, ranking) if kept else -1
+            choices.append((len(kept), w, tuple(kept), top))
+        out.append(_Suit(s, choices))
+    return out
+
+
+def _trump_losers(hands, bidder, trump: Optional[str], ranking: str) -> Optional[callable]:
+    """With a trump suit: a function (top power of the bidder's kept trumps,
+    or -1) -> tricks the opponents surely take with trumps above every trump
+    of the bidding side.  Each such trump wins its trick, and one opponent's
+    cards fall in different tricks, so that opponent's count is a floor."""
+    if trump is None:
+        return None
+    partner = hands[(bidder + 2) % 4]
+    ptop = max((power(c, trump, ranking) for c in partner if effective_suit(c, trump) == trump),
+               default=-1)
+    opp_powers = []
+    for seat in ((bidder + 1) % 4, (bidder + 3) % 4):
+        opp_powers.append([power(c, trump, ranking) for c in hands[seat]
+                           if effective_suit(c, trump) == trump])
+
+    def losers(top: int) -> int:
+        side_top = max(top, ptop)
+        return max(sum(1 for p in ps if p > side_top) for ps in opp_powers)
+    return losers
+
+
+def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
+    """Every keep of n cards as (worth, cards, top power of the trumps kept
+    or -1), unsorted."""
+    # Combine suit by suit, keeping only partial sizes that can still reach n.
+    maxrest = [0] * (len(suits) + 1)
+    for i in range(len(suits) - 1, -1, -1):
+        maxrest[i] = maxrest[i + 1] + max(ch[0] for ch in suits[i].choices)
+    partial = [(0, 0.0, (), -1)]
+    for i, su in enumerate(suits):
+        is_trump = su.name == trump
+        nxt = []
+        for size, w, cards, top in partial:
+            for csize, cw, ccards, ctop in su.choices:
+                t = size + csize
+                if t <= n and t + maxrest[i + 1] >= n:
+                    nxt.append((t, w + cw, cards + ccards, ctop if is_trump else top))
+        partial = nxt
+    return [(w, cards, top) for _size, w, cards, top in partial]
+
+
+class _Probe:
+    """Puts keeps of one deal and option to a solver: the positions differ
+    only in the bidder's hand, so they go through the solver's unchecked
+    entry points (the deal was validated once)."""
+
+    def __init__(self, solver, hands, bidder: int, trump: Optional[str], ranking: str):
+        self.solver = solver
+        self.bidder = bidder
+        self.trump = trump
+        self.ranking = ranking
+        self.hands = [list(h) for h in hands]
+
+    def _hands(self, cards):
+        hs = list(self.hands)
+        hs[self.bidder] = list(cards)
+        return hs
+
+    def ns_value(self, cards, guess: int) -> int:
+        return self.solver.ns_value_unchecked(self._hands(cards), self.trump, self.ranking,
+                                              self.bidder, guess)
+
+    def ns_can_take(self, cards, target: int) -> bool:
+        """Can N-S take ``target`` tricks?"""
+        return self.solver.can_take_unchecked(self._hands(cards), self.trump, self.ranking,
+                                              self.bidder, "NS", target)
+
+
+def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
+                  trump: Optional[str], ranking: str = "up", solver=None) -> Exchange:
+    """The most books the bidder's side takes with the best discard, for
+    one trump (``'S' 'H' 'D' 'C'``, or ``'NT'``/None) and ranking, the bidder
+    leading to the first trick; with a keep and a discard that take them.
+
+    ``hands`` are N, E, S, W (n cards each; the bidder's hand before the
+    exchange), ``kitty`` the m undealt cards.  ``solver`` (a
+    :class:`whist_solve.engine.Solver`) may be shared between calls: keep one
+    per thread and pass it to every call."""
+    from .engine import Solver
+
+    start = time.perf_counter()
+    hands, kitty, bidder = _check_deal(hands, kitty, bidder)
+    strain = _strain(trump)
+    ranking = _ranking(ranking)
+    t = None if strain == "NT" else strain
+    solver = solver if solver is not None else Solver(BID_TT_MB)
+    nodes0 = solver.nodes
+    stats = ExchangeStats()
+    n = len(hands[bidder])
+    pool = hands[bidder] + kitty
+
+    suits = _suits(hands, bidder, pool, strain, ranking)
+    keeps = _keeps(suits, n, t)
+    stats.keeps = len(keeps)
+    # The most promising keeps first: the sooner the best value is the
+    # target, the cheaper the refutations (grouping the keeps by suit
+    # lengths, for the table's sake, measured no better).  Ties broken by
+    # the cards, for repeatable runs.
+    keeps.sort(key=lambda k: (-k[0], k[1]))
+
+    # Bound: the opponents' trumps above all the trumps of the bidding side.
+    losers = _trump_losers(hands, bidder, t, ranking)
+    if losers is not None:
+        cap = {top: n - losers(top) for top in {k[2] for k in keeps}}
+        ceiling = max(cap.values())
+    else:
+        cap = None
+        ceiling = n
+
+    probe = _Probe(solver, hands, bidder, t, ranking)
+
+    # N-S terms for the engine: the bidding side takes x  <=>  N-S take
+    # x (bidder N or S) or n - x (bidder E or W).
+    ns_side = bidder % 2 == 0
+
+    def exact(cards, guess: Optional[int] = None) -> int:
+        stats.exact += 1
+        if guess is None:
+            g = -1                                   # the engine's own guess
+        else:
+            g = guess if ns_side else n - guess
+        ns = probe.ns_value(cards, g)
+        return ns if ns_side else n - ns
+
+    def can_take(cards, target: int) -> bool:
+        stats.null_window += 1
+        if ns_side:
+            return probe.ns_can_take(cards, target)
+        return not probe.ns_can_take(cards, n - target + 1)
+
+    best_cards = keeps[0][1]
+    best = exact(best_cards)
+    for _w, cards, top in keeps[1:]:
+        if best >= ceiling:
+            break
+        if cap is not None and cap[top] <= best:
+            stats.bounded += 1
+            continue
+        if can_take(cards, best + 1):
+            stats.raised += 1
+            best = exact(cards, best + 1)
+            best_cards = cards
+
+    keep = sort_cards(best_cards, ranking)
+    kept = set(best_cards)
+    discard = sort_cards([c for c in pool if c not in kept], ranking)
+    stats.nodes = solver.nodes - nodes0
+    stats.seconds = time.perf_counter() - start
+    return Exchange(trump=strain, ranking=ranking, books=best + 1, keep=keep, discard=discard,
+                    tricks=best, bidder=bidder, stats=stats)
+
+
+def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
+                options: Sequence[Tuple[str, str]] = ALL_OPTIONS, solver=None) -> List[Exchange]:
+    """:func:`best_exchange` for each option (default: the ten of SPEC §3,
+    spades uptown, spades downtown, ..., no-trump downtown), one solver
+    shared by all of them."""
+    from .engine import Solver
+
+    solver = solver if solver is not None else Solver(BID_TT_MB)
+    return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
+
+
+def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
+                   contract, solver=None) -> CheckResult:
+    """Is ``contract`` (a :class:`whist_solve.pbn.Contract` or text such as
+    ``"4 S down"``) makeable for the bidder with the best exchange?  Gives
+    the most books, the keep and discard that take them and one optimal play
+    of the tricks with that keep."""
+    from .engine import Solver
+
+    if isinstance(contract, str):
+        from .pbn import parse_contract
+        contract = parse_contract(contract)
+    if getattr(contract, "passed", False) or not 1 <= contract.level <= 7:
+        raise WhistError(f"a bid whist contract needs a level 1 to 7 (got {contract})")
+    solver = solver if solver is not None else Solver(BID_TT_MB)
+    ex = best_exchange(hands, kitty, bidder, contract.strain, contract.ranking, solver=solver)
+    hands2 = [list(h) for h in hands]
+    hands2 = _check_deal(hands2, kitty, bidder)[0]
+    hands2[ex.bidder] = list(ex.keep)
+    pos = Position.make(hands2, None if ex.trump == "NT" else ex.trump, ex.ranking, ex.bidder)
+    line = list(solver.solve(pos, cards=False, line=True).line)
+    need = contract.level + BOOKS_FOR_LEVEL
+    return CheckResult(level=contract.level, trump=ex.trump, ranking=ex.ranking,
+                       makeable=ex.books >= need, books=ex.books, keep=ex.keep,
+                       discard=ex.discard, line=line, bidder=ex.bidder, exchange=ex)
+
+
+__all__ = [
+    "ALL_OPTIONS", "BidSummary", "CheckResult", "Exchange", "ExchangeStats", "analyse_bid",
+    "best_exchange", "best_option", "bid_kind", "bid_name", "bid_rank", "bid_score",
+    "check_contract", "contract_name", "highest_bid", "summarize",
+]

@@ -1,0 +1,410 @@
+"""Bid whist exchanges (issue 4): ``whist_solve.bid`` and the ``bid`` /
+``check`` commands.
+
+* Reduced deals (hands of 1-4 cards, kitties of 1-3, jokers in play): the
+  optimizer against a brute force over every keep with the independent
+  reference search (tests/reference.py), for all ten options.
+* Real 12 + 6 deals: the reported keep solved directly, and a sample of
+  other keeps (none better).
+* Bid names, order, scores; ``check`` agrees with ``bid``; the command line.
+"""
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference import ref_value
+from strategies import DECK52, JOKERS, examples
+
+from whist_solve.bid import (ALL_OPTIONS, Exchange, analyse_bid, best_exchange, best_option,
+                             bid_kind, bid_name, bid_rank, bid_score, check_contract,
+                             contract_name, highest_bid, summarize)
+from whist_solve.cards import Position, WhistError, format_hand, full_deck, parse_hand
+from whist_solve.engine import Solver
+from whist_solve.pbn import format_deal
+
+SEATS = "NESW"
+
+
+# --------------------------------------------------------------------------
+# Brute force
+
+
+def brute_force(hands, kitty, bidder, trump, ranking):
+    """{keep (frozenset): tricks of the bidding side} over every keep."""
+    pool = list(hands[bidder]) + list(kitty)
+    n = len(hands[bidder])
+    out = {}
+    for keep in combinations(pool, n):
+        hs = [list(h) for h in hands]
+        hs[bidder] = list(keep)
+        ns = ref_value(hs, None if trump == "NT" else trump, ranking, bidder)
+        out[frozenset(keep)] = ns if bidder % 2 == 0 else n - ns
+    return out
+
+
+@st.composite
+def reduced_deals(draw, max_n=4, max_m=3):
+    """(hands, kitty, bidder): n cards each and an m-card kitty, from a deck
+    of a few suits (so that the hands interact), jokers usually in."""
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(1, max_m))
+    jokers = draw(st.booleans()) or draw(st.booleans())
+    need = 4 * n + m
+    k = max(1, -(-(need - (2 if jokers else 0)) // 13))
+    nsuits = draw(st.integers(k, 4))
+    suits = draw(st.permutations("SHDC"))[:nsuits]
+    deck = [c for c in DECK52 if c[0] in suits] + (list(JOKERS) if jokers else [])
+    cards = draw(st.permutations(deck))[:need]
+    if jokers and draw(st.booleans()):
+        # a joker for the bidder's side often: put one in the kitty
+        j = next((c for c in cards if c in JOKERS), None)
+        if j is not None and cards.index(j) < 4 * n:
+            i, last = cards.index(j), len(cards) - 1
+            cards[i], cards[last] = cards[last], cards[i]
+    hands = [cards[i * n:(i + 1) * n] for i in range(4)]
+    kitty = cards[4 * n:]
+    bidder = draw(st.integers(0, 3))
+    return hands, kitty, bidder
+
+
+@settings(max_examples=examples(60))
+@given(reduced_deals())
+def test_exchange_matches_brute_force(shared_solver, deal):
+    hands, kitty, bidder = deal
+    n = len(hands[bidder])
+    pool = sorted(list(hands[bidder]) + list(kitty))
+    exs = analyse_bid(hands, kitty, bidder, solver=shared_solver)
+    assert [(e.trump, e.ranking) for e in exs] == list(ALL_OPTIONS)
+    for ex in exs:
+        values = brute_force(hands, kitty, bidder, ex.trump, ex.ranking)
+        best = max(values.values())
+        assert ex.tricks == best, (ex, deal)
+        assert ex.books == best + 1
+        assert len(ex.keep) == n
+        assert sorted(ex.keep + ex.discard) == pool
+        assert values[frozenset(ex.keep)] == best, (ex, deal)
+
+
+@settings(max_examples=examples(25))
+@given(reduced_deals(max_n=3, max_m=3), st.sampled_from(ALL_OPTIONS))
+def test_fresh_solver_and_seat_names(deal, option):
+    """The same answer from a fresh solver, with the bidder given by name."""
+    hands, kitty, bidder = deal
+    a = best_exchange(hands, kitty, bidder, *option)
+    values = brute_force(hands, kitty, bidder, *option)
+    assert a.tricks == max(values.values())
+    b = best_exchange(hands, kitty, SEATS[bidder], option[0], option[1], solver=Solver(4))
+    assert b.books == a.books
+
+
+@settings(max_examples=40, deadline=None)
+@given(reduced_deals(max_n=3, max_m=2), st.sampled_from(ALL_OPTIONS))
+def test_unchecked_entry_points_agree_with_positions(deal, option):
+    """The optimizer's fast, unvalidated entry points give the values of
+    the checked API."""
+    hands, kitty, bidder = deal
+    trump = None if option[0] == "NT" else option[0]
+    keep = list(hands[bidder])
+    hs = [list(h) for h in hands]
+    hs[bidder] = keep
+    pos = Position.make(hs, trump, option[1], bidder)
+    a, b = Solver(4), Solver(4)
+    ns = a.ns_value(pos)
+    assert b.ns_value_unchecked(hs, trump, option[1], bidder) == ns
+    for t in range(len(keep) + 2):
+        assert b.can_take_unchecked(hs, trump, option[1], bidder, "NS", t) == (ns >= t)
+        assert b.can_take_unchecked(hs, trump, option[1], bidder, "EW", t) == (len(keep) - ns >= t)
+
+
+def test_joker_runs_at_no_trump():
+    """Both jokers are interchangeable suitless losers at no-trump: keeping
+    one of them is one choice, whichever it is."""
+    hands = [["SA", "SK"], ["S2", "S3"], ["H2", "H3"], ["D2", "D3"]]
+    kitty = ["JH", "JL"]
+    for ranking in ("up", "down"):
+        ex = best_exchange(hands, kitty, 0, "NT", ranking)
+        values = brute_force(hands, kitty, 0, "NT", ranking)
+        assert ex.tricks == max(values.values())
+        # uptown SA SK are one run: 0, 1 or 2 jokers kept; downtown E's S2
+        # and S3 lie between SK and SA
+        assert ex.stats.keeps == (3 if ranking == "up" else 4)
+
+
+def test_jokers_are_top_trumps():
+    # N keeps the two jokers with spades trump: two sure tricks.
+    hands = [["H2", "H3"], ["SA", "SK"], ["D2", "D3"], ["C2", "C3"]]
+    ex = best_exchange(hands, ["JH", "JL"], 0, "S", "up")
+    assert ex.tricks == 2 and ex.books == 3
+    assert sorted(ex.keep) == ["JH", "JL"]
+
+
+# --------------------------------------------------------------------------
+# Real deals, 12 + 6
+
+
+def random_deal(seed):
+    rng = random.Random(seed)
+    deck = full_deck(jokers=True)
+    rng.shuffle(deck)
+    return [deck[12 * i:12 * (i + 1)] for i in range(4)], deck[48:], seed % 4
+
+
+FAST_SEEDS = (13, 8)          # a few tenths of a second for the ten options
+
+
+@pytest.fixture(scope="module")
+def real_analyses():
+    solver = Solver(128)
+    out = []
+    for seed in FAST_SEEDS:
+        hands, kitty, bidder = random_deal(seed)
+        out.append((seed, hands, kitty, bidder, analyse_bid(hands, kitty, bidder, solver=solver)))
+    return out
+
+
+def test_real_deal_keep_is_solved_directly(real_analyses):
+    check = Solver(64)
+    for seed, hands, kitty, bidder, exs in real_analyses:
+        pool = sorted(hands[bidder] + kitty)
+        for ex in exs:
+            assert len(ex.keep) == 12 and len(ex.discard) == 6
+            assert sorted(ex.keep + ex.discard) == pool
+            hs = [list(h) for h in hands]
+            hs[bidder] = list(ex.keep)
+            pos = Position.make(hs, None if ex.trump == "NT" else ex.trump, ex.ranking, bidder)
+            ns = check.ns_value(pos)
+            assert ex.tricks == (ns if bidder % 2 == 0 else 12 - ns), (seed, ex)
+            assert ex.books == ex.tricks + 1
+
+
+def test_real_deal_no_sampled_keep_is_better(real_analyses):
+    check = Solver(64)
+    rng = random.Random(7)
+    for seed, hands, kitty, bidder, exs in real_analyses:
+        pool = hands[bidder] + kitty
+        side = "NS" if bidder % 2 == 0 else "EW"
+        for ex in exs:
+            if ex.tricks == 12:
+                continue
+            for _ in range(12):
+                keep = rng.sample(pool, 12)
+                hs = [list(h) for h in hands]
+                hs[bidder] = keep
+                pos = Position.make(hs, None if ex.trump == "NT" else ex.trump, ex.ranking, bidder)
+                assert not check.can_take(pos, side, ex.tricks + 1), (seed, ex, keep)
+            # and the keeps one swap away from the best one
+            for out_card in ex.keep[:4]:
+                for in_card in ex.discard[:3]:
+                    keep = [c for c in ex.keep if c != out_card] + [in_card]
+                    hs = [list(h) for h in hands]
+                    hs[bidder] = keep
+                    pos = Position.make(hs, None if ex.trump == "NT" else ex.trump, ex.ranking, bidder)
+                    assert not check.can_take(pos, side, ex.tricks + 1), (seed, ex, keep)
+
+
+def test_check_agrees_with_bid(real_analyses):
+    solver = Solver(128)
+    for seed, hands, kitty, bidder, exs in real_analyses:
+        for ex in (best_option(exs), exs[1], exs[8]):
+            level = highest_bid(ex.books)
+            levels = [level, level + 1] if level else [1]
+            for lv in levels:
+                if lv > 7:
+                    continue
+                res = check_contract(hands, kitty, bidder,
+                                     f"{lv} {ex.trump} {ex.ranking}", solver=solver)
+                assert res.books == ex.books
+                assert res.makeable == (ex.books >= lv + 6)
+                assert sorted(res.keep + res.discard) == sorted(hands[bidder] + kitty)
+                # the line is legal, plays the keep, and takes the books
+                hs = [list(h) for h in hands]
+                hs[bidder] = list(res.keep)
+                pos = Position.make(hs, None if ex.trump == "NT" else ex.trump, ex.ranking, bidder)
+                for c in res.line:
+                    pos = pos.play(c)
+                assert pos.is_over()
+                won = pos.ns_tricks if bidder % 2 == 0 else pos.ew_tricks
+                assert won + 1 == res.books
+
+
+# --------------------------------------------------------------------------
+# Bids
+
+
+def test_bid_names():
+    assert bid_name(5, "S", "down") == "5 downtown in spades"
+    assert bid_name(4, "NT", "up") == "4 no-trump uptown"
+    assert bid_name(3, None, "down") == "3 no-trump downtown"
+    assert bid_name(2, "H", "up") == "2 uptown in hearts"
+    assert contract_name(4, "S", "down") == "4S\u2193"
+    assert contract_name(3, "NT", "up") == "3NT"
+    assert bid_kind("C", "up") == "uptown"
+    assert bid_kind("NT", "down") == "no-trump"
+
+
+def test_bid_order():
+    # at equal numbers: uptown < downtown < no-trump; numbers first
+    assert bid_rank(4, "S", "up") < bid_rank(4, "S", "down") < bid_rank(4, "NT", "up")
+    assert bid_rank(4, "NT", "up") == bid_rank(4, "NT", "down")
+    assert bid_rank(4, "NT", "down") < bid_rank(5, "C", "up")
+    assert bid_rank(4, "H", "down") == bid_rank(4, "S", "down")
+
+
+def test_scores():
+    assert bid_score(7, 9) == -4          # SPEC: bid 7, 9 books
+    assert bid_score(4, 10) == 4
+    assert bid_score(4, 12) == 6          # made: books - 6
+    assert bid_score(1, 6) == -1
+    assert highest_bid(6) is None
+    assert highest_bid(7) == 1
+    assert highest_bid(13) == 7
+    assert highest_bid(8, min_bid_3=True) is None
+    assert highest_bid(9, min_bid_3=True) == 3
+
+
+def _ex(trump, ranking, books):
+    return Exchange(trump, ranking, books, [], [], books - 1)
+
+
+def test_best_option_ties():
+    exs = [_ex("S", "up", 9), _ex("S", "down", 9), _ex("H", "up", 8)]
+    assert (best_option(exs).trump, best_option(exs).ranking) == ("S", "down")
+    exs.append(_ex("NT", "up", 9))
+    assert best_option(exs).trump == "NT"
+    exs.append(_ex("C", "up", 10))
+    assert best_option(exs).trump == "C"
+    s = summarize(exs)
+    assert (s.level, s.name, s.contract, s.score) == (4, "4 uptown in clubs", "4C", 4)
+    low = summarize([_ex("S", "up", 8)], min_bid_3=True)
+    assert low.level is None and low.score == -1
+
+
+def test_bad_input():
+    with pytest.raises(WhistError):
+        best_exchange([["SA"], ["SK"], ["SQ"], ["SJ", "ST"]], ["S2"], 0, "S", "up")
+    with pytest.raises(WhistError):
+        best_exchange([["SA"], ["SK"], ["SQ"], ["SJ"]], ["SA"], 0, "S", "up")
+    with pytest.raises(WhistError):
+        best_exchange([["SA"], ["SK"], ["SQ"], ["SJ"]], ["S2"], 0, "X", "up")
+    with pytest.raises(WhistError):
+        check_contract([["SA"], ["SK"], ["SQ"], ["SJ"]], ["S2"], 0, "Pass")
+
+
+# --------------------------------------------------------------------------
+# Command line
+
+typer_testing = pytest.importorskip("typer.testing")
+main_mod = pytest.importorskip("whist_solve.cli.main")
+
+
+def _runner():
+    try:  # Click < 8.2 mixes stderr into the output unless told not to
+        return typer_testing.CliRunner(mix_stderr=False)
+    except TypeError:
+        return typer_testing.CliRunner()
+
+
+def run(args):
+    return _runner().invoke(main_mod.app, args, catch_exceptions=False)
+
+
+def json_lines(result):
+    return [json.loads(ln) for ln in result.stdout.splitlines() if ln.strip()]
+
+
+def board_text(number, hands, kitty, bidder=None, extra=()):
+    lines = [f'[Board "{number}"]', f'[Deal "{format_deal(hands)}"]',
+             f'[Kitty "{format_hand(kitty)}"]']
+    if bidder is not None:
+        lines.append(f'[Bidder "{SEATS[bidder]}"]')
+    lines.extend(extra)
+    return "\n".join(lines) + "\n\n"
+
+
+SMALL = ([["SA", "SK", "H2"], ["S2", "S3", "JL"], ["H3", "H4", "D2"], ["D3", "D4", "C2"]],
+         ["JH", "SQ"], 2)
+
+
+def test_cli_bid_json(tmp_path):
+    hands, kitty, bidder = SMALL
+    f = tmp_path / "small.pbn"
+    f.write_text(board_text(1, hands, kitty, bidder))
+    res = run(["bid", str(f), "--json"])
+    assert res.exit_code == 0, res.stderr
+    (obj,) = json_lines(res)
+    assert obj["board"] == "1" and obj["bidder"] == "S"
+    assert obj["deal"] == format_deal(hands)
+    assert [(o["trump"], o["ranking"]) for o in obj["options"]] == list(ALL_OPTIONS)
+    exs = analyse_bid(hands, kitty, bidder)
+    for o, ex in zip(obj["options"], exs):
+        assert set(o) >= {"trump", "ranking", "books", "keep", "discard"}
+        assert o["books"] == ex.books
+        keep, discard = parse_hand(o["keep"]), parse_hand(o["discard"])
+        assert sorted(keep + discard) == sorted(hands[bidder] + kitty)
+        assert len(keep) == 3
+    best = best_option(exs)
+    assert obj["best"]["books"] == best.books
+    assert (obj["best"]["trump"], obj["best"]["ranking"]) == (best.trump, best.ranking)
+    assert obj["bid"] is None          # 3 tricks to play: at most 4 books
+    assert "score" in obj
+
+
+def test_cli_bid_bidder_option_and_people_output(tmp_path):
+    hands, kitty, _ = SMALL
+    f = tmp_path / "small.pbn"
+    f.write_text(board_text(1, hands, kitty))          # no Bidder tag
+    res = run(["bid", str(f), "--json"])
+    assert res.exit_code == 2 and "bidder" in res.stderr
+    res = run(["bid", str(f), "--json", "--bidder", "E"])
+    assert res.exit_code == 0
+    assert json_lines(res)[0]["bidder"] == "E"
+    res = run(["bid", str(f), "--bidder", "N"])
+    assert res.exit_code == 0
+    assert "no-trump" in res.stdout and "Books" in res.stdout
+
+
+def test_cli_check_exit_codes(tmp_path):
+    hands, kitty, bidder = random_deal(13)
+    f = tmp_path / "real.pbn"
+    f.write_text(board_text(7, hands, kitty, bidder))
+    ex = best_exchange(hands, kitty, bidder, "NT", "down")
+    level = highest_bid(ex.books)
+    assert level is not None and level < 7        # a good test deal
+    res = run(["check", str(f), "--contract", f"{level} NT down", "--json"])
+    assert res.exit_code == 0, res.stderr
+    (obj,) = json_lines(res)
+    assert obj["makeable"] is True and obj["books"] == ex.books
+    assert set(obj) >= {"board", "deal", "contract", "makeable", "books", "keep", "discard", "line"}
+    assert len(obj["line"]) == 48
+    res = run(["check", str(f), "--contract", f"{level + 1}NT\u2193", "--json"])
+    assert res.exit_code == 1
+    assert json_lines(res)[0]["makeable"] is False
+    res = run(["check", str(f), "--contract", f"{level + 1}NT\u2193"])
+    assert res.exit_code == 1 and "not makeable" in res.stdout
+
+
+def test_cli_bad_input_other_boards_still_processed(tmp_path):
+    hands, kitty, bidder = SMALL
+    bad_hands = [list(h) for h in hands]
+    bad_hands[1] = ["S2", "S3"]                      # unequal hands
+    text = (board_text(1, bad_hands, kitty, bidder)
+            + board_text(2, hands, kitty)            # no bidder
+            + board_text(3, hands, kitty, bidder))
+    f = tmp_path / "mixed.pbn"
+    f.write_text(text)
+    res = run(["bid", str(f), "--json"])
+    assert res.exit_code == 2
+    assert [o["board"] for o in json_lines(res)] == ["3"]
+    assert "board 1" in res.stderr and "board 2" in res.stderr
+    assert "Traceback" not in res.stderr
+    res = run(["check", str(f), "--contract", "1 S up", "--json"])
+    assert res.exit_code == 2
+    assert [o["board"] for o in json_lines(res)] == ["3"]
+    res = run(["check", str(f), "--contract", "9 S up"])
+    assert res.exit_code == 2
