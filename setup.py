@@ -4,6 +4,7 @@ import package, ``whist_solve``:
     solver/   -> whist_solve          (rules, PBN, the engine)
     cli/      -> whist_solve.cli      (the command line)
     puzzles/  -> whist_solve.puzzles  (the shipped puzzle collections)
+    benchmarks/data/ -> whist_solve.bench_sets  (the deal sets of `whist-solve bench`)
 """
 import os
 import platform
@@ -28,13 +29,15 @@ extensions = [
 ]
 
 setup(
-    packages=["whist_solve", "whist_solve.cli", "whist_solve.puzzles"],
+    packages=["whist_solve", "whist_solve.cli", "whist_solve.puzzles", "whist_solve.bench_sets"],
     package_dir={
         "whist_solve": "solver",
         "whist_solve.cli": "cli",
         "whist_solve.puzzles": "puzzles",
+        "whist_solve.bench_sets": "benchmarks/data",
     },
-    package_data={"whist_solve": ["*.pxd", "*.pyx"], "whist_solve.puzzles": ["*.pbn"]},
+    package_data={"whist_solve": ["*.pxd", "*.pyx"], "whist_solve.puzzles": ["*.pbn"],
+                  "whist_solve.bench_sets": ["*.pbn"]},
     ext_modules=cythonize(
         extensions,
         include_path=["solver"],

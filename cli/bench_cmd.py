@@ -64,10 +64,15 @@ def _source_tree(sub: str) -> Path:
 
 
 def data_dir() -> Path:
-    """``benchmarks/data`` of the source tree (``$WHIST_SOLVE_BENCH_DATA``
-    overrides)."""
+    """``benchmarks/data`` of the source tree, else the copy installed with
+    the package (``$WHIST_SOLVE_BENCH_DATA`` overrides)."""
     env = os.environ.get("WHIST_SOLVE_BENCH_DATA")
-    return Path(env) if env else _source_tree("benchmarks/data")
+    if env:
+        return Path(env)
+    tree = _source_tree("benchmarks/data")
+    if tree.is_dir():
+        return tree
+    return Path(__file__).resolve().parent.parent / "bench_sets"
 
 
 def set_path(name: str) -> Path:
