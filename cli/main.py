@@ -410,7 +410,7 @@ def _map_prepared(run: Run, files, prepare, work, jobs: int, tt_mb: int):
                 queue.append((where, board, prepared))
                 yield prepared
 
-    for result in map_boards(work, items(), jobs, tt_mb=tt_mb, return_exceptions=True):
+    for result in map_boards(work, items(), jobs, tt_mb=tt_mb, return_exceptions=True, window=8):
         where, board, prepared = queue.popleft()
         yield where, board, prepared, result
 
