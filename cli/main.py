@@ -144,6 +144,13 @@ def _strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
     return [s for s in STRAINS if s in out]
 
 
+# Options shared by the commands that solve a position of a board.
+TRUMP_OPT = typer.Option(None, "--trump", "-t", callback=_trump_option, metavar="S|H|D|C|NT",
+                         help="Trump suit or NT (overrides the file).")
+RANKING_OPT = typer.Option(None, "--ranking", "-r", callback=_ranking_option, metavar="up|down",
+                           help="Uptown or downtown (overrides the file).")
+LEADER_OPT = typer.Option(None, "--leader", "-l", callback=_seat_option, metavar="N|E|S|W",
+                          help="Leader of the first trick of the position (overrides the file).")
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
@@ -354,12 +361,9 @@ def _make_solver(tt_mb: int):
 @app.command()
 def solve(
     files: List[str] = FILES_ARG,
-    trump: Optional[str] = typer.Option(None, "--trump", "-t", callback=_trump_option, metavar="S|H|D|C|NT",
-                                        help="Trump suit or NT (overrides the file)."),
-    ranking: Optional[str] = typer.Option(None, "--ranking", "-r", callback=_ranking_option, metavar="up|down",
-                                          help="Uptown or downtown (overrides the file)."),
-    leader: Optional[str] = typer.Option(None, "--leader", "-l", callback=_seat_option, metavar="N|E|S|W",
-                                         help="Leader of the first trick of the position (overrides the file)."),
+    trump: Optional[str] = TRUMP_OPT,
+    ranking: Optional[str] = RANKING_OPT,
+    leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,

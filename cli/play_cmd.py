@@ -44,15 +44,9 @@ def register(app: typer.Typer) -> None:
         board: Optional[str] = typer.Option(None, "--board", "-b", metavar="N",
                                             help="The board to play (its Board tag, or its "
                                                  "number in the file). Default: the first."),
-        trump: Optional[str] = typer.Option(None, "--trump", "-t", callback=m._trump_option,
-                                            metavar="S|H|D|C|NT",
-                                            help="Trump suit or NT (overrides the file)."),
-        ranking: Optional[str] = typer.Option(None, "--ranking", "-r", callback=m._ranking_option,
-                                              metavar="up|down",
-                                              help="Uptown or downtown (overrides the file)."),
-        leader: Optional[str] = typer.Option(None, "--leader", "-l", callback=m._seat_option,
-                                             metavar="N|E|S|W",
-                                             help="Leader of the first trick (overrides the file)."),
+        trump: Optional[str] = m.TRUMP_OPT,
+        ranking: Optional[str] = m.RANKING_OPT,
+        leader: Optional[str] = m.LEADER_OPT,
         tt_mb: int = m.TT_OPT,
     ) -> None:
         """Play a board out interactively, with the double-dummy value of

@@ -237,16 +237,9 @@ def register(app: typer.Typer) -> None:
         paths: List[str] = typer.Argument(..., metavar="FILE|DIR...", show_default=False,
                                           help="PBN files or directories of them (every *.pbn "
                                                "inside, sorted); - reads standard input."),
-        trump: Optional[str] = typer.Option(None, "--trump", "-t", callback=m._trump_option,
-                                            metavar="S|H|D|C|NT",
-                                            help="Trump suit or NT (overrides the file)."),
-        ranking: Optional[str] = typer.Option(None, "--ranking", "-r", callback=m._ranking_option,
-                                              metavar="up|down",
-                                              help="Uptown or downtown (overrides the file)."),
-        leader: Optional[str] = typer.Option(None, "--leader", "-l", callback=m._seat_option,
-                                             metavar="N|E|S|W",
-                                             help="Leader of the first trick of the position "
-                                                  "(overrides the file)."),
+        trump: Optional[str] = m.TRUMP_OPT,
+        ranking: Optional[str] = m.RANKING_OPT,
+        leader: Optional[str] = m.LEADER_OPT,
         json_out: bool = m.JSON_OPT,
         tt_mb: int = m.TT_OPT,
     ) -> None:

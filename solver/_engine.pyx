@@ -476,6 +476,18 @@ cdef inline int beats(Ctx* c, int s, int b) noexcept nogil:
     return s == c.trump
 
 
+cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
+    """The suits seat h may play from, as the range s0 <= suit < s1: the led
+    suit when h holds it, else any (the jokers' suit included)."""
+    cdef TrickState* st = &c.st
+    if st.nplayed > 0 and st.led >= 0 and c.hand[h][st.led]:
+        s0[0] = st.led
+        s1[0] = st.led + 1
+    else:
+        s0[0] = 0
+        s1[0] = NSUITS
+
+
 cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     """Fill c.moves[ply] with one card of every run of equivalent legal
     cards, best first.  Returns how many."""
@@ -486,12 +498,7 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int n = 0, s, b, s0, s1, i, j
     cdef uint32_t mine, pres, x, below
     cdef Move tmp
-    if k > 0 and st.led >= 0 and c.hand[h][st.led]:
-        s0 = st.led
-        s1 = st.led + 1
-    else:
-        s0 = 0
-        s1 = NSUITS
+    playable_suits(c, h, &s0, &s1)
     for s in range(s0, s1):
         mine = c.hand[h][s]
         if not mine:
@@ -1021,12 +1028,7 @@ cdef int legal_cards(Ctx* c, int* suits, int* bits) noexcept nogil:
     cdef int h = (st.leader + st.nplayed) & 3
     cdef int n = 0, s, s0, s1
     cdef uint32_t x
-    if st.nplayed > 0 and st.led >= 0 and c.hand[h][st.led]:
-        s0 = st.led
-        s1 = st.led + 1
-    else:
-        s0 = 0
-        s1 = NSUITS
+    playable_suits(c, h, &s0, &s1)
     for s in range(s0, s1):
         x = c.hand[h][s]
         while x:
