@@ -427,11 +427,41 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq, int need) noexcept nogil:
     return q
 
 
+cdef int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
+    """At no-trump, with h's side on lead: if the top card of suit s is an
+    opponent's, the tricks the opponents surely take when suit s is led:
+    that trick, then the top cards the winner cashes; 0 if h's side holds
+    the top card.  w receives the cards whose ranks this uses."""
+    cdef uint32_t pres = present(c, s)
+    cdef int top, o, q
+    cdef uint64_t wc
+    cdef uint32_t ent
+    cdef int side
+    cdef int sk[4]
+    cdef uint32_t sw[4]
+    cdef uint64_t must
+    w[0] = 0
+    if not pres:
+        return 0
+    top = highbit(pres)
+    o = owner(c, s, top)
+    if o == h or o == p:
+        return 0
+    # the winner leads next without the card it won with
+    c.hand[o][s] &= ~(1u << top)
+    q = cash(c, o, &wc, &ent, &side, sk, sw, &must)
+    c.hand[o][s] |= 1u << top
+    w[0] = wc | ((<uint64_t> 1) << (16 * s + top))
+    q += 1
+    if q > c.st.left:
+        q = c.st.left
+    return q
+
+
 cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
     """Sure tricks for the side not on lead (h leads)."""
-    cdef int q, q2, s, lho = (h + 1) & 3, rho = (h + 3) & 3, p = (h + 2) & 3
-    cdef int o, top, n = 0, all_l = 1, all_r = 1
-    cdef uint32_t pres
+    cdef int q, q2, s, r, best, lho = (h + 1) & 3, p = (h + 2) & 3
+    cdef uint64_t w, w2 = 0
     wq[0] = 0
     if c.trump >= 0:
         q = top_trumps(c, lho, wq)
@@ -440,26 +470,41 @@ cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
             q = q2
             wq[0] = 0
         return q
-    # no-trump: whatever h leads, the opponents hold its top card
-    if c.hand[h][JOKERS]:
-        return 0
+    # No-trump: whatever h leads, an opponent holds the top card of that
+    # suit and wins the trick, then cashes its own top cards.  The count is
+    # the least over h's choices of lead.
+    best = 99
     for s in range(4):
         if not c.hand[h][s]:
             continue
-        pres = present(c, s)
-        top = highbit(pres)
-        o = owner(c, s, top)
-        if o == h or o == p:
+        r = win_and_cash(c, s, h, p, &w)
+        if r < best:
+            best = r
+        if best == 0:
+            wq[0] = 0
             return 0
-        if o != lho:
-            all_l = 0
-        if o != rho:
-            all_r = 0
-        wq[0] |= (<uint64_t> 1) << (16 * s + top)
-        n += 1
-    if all_l or all_r:
-        return n      # one opponent wins the lead and cashes every such top card
-    return 1
+        wq[0] |= w
+    if c.hand[h][JOKERS]:
+        # a joker led: left-hand opponent names the suit with its card, so
+        # the opponents choose a suit whose top card they hold, if left-hand
+        # opponent has a card of it
+        r = 0
+        for s in range(4):
+            if c.hand[lho][s]:
+                q = win_and_cash(c, s, h, p, &w)
+                if q > r:
+                    r = q
+                    w2 = w
+        if r == 0:
+            wq[0] = 0
+            return 0
+        if r < best:
+            best = r
+        wq[0] |= w2
+    if best == 99:
+        best = 0
+        wq[0] = 0
+    return best
 
 
 # ---------------------------------------------------------------------------
