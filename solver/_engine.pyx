@@ -1103,7 +1103,6 @@ cdef class Core:
     suit 0..3 (or 4 for a joker at no-trump) and power 0..14, trump 0..3 or
     -1 for no-trump, seats 0..3 = N E S W."""
     cdef Ctx* c
-    cdef int ready
 
     def __cinit__(self, size_t tt_bytes=64 * 1024 * 1024):
         self.c = <Ctx*> calloc(1, sizeof(Ctx))
@@ -1126,7 +1125,6 @@ cdef class Core:
                     x ^= x >> 7
                     x ^= x << 17
                     self.c.zob[h][s][b] = x
-        self.ready = 0
 
     def __dealloc__(self):
         if self.c != NULL:
@@ -1206,7 +1204,6 @@ cdef class Core:
         for i in range(k):
             s, b = trick[i]
             play(c, s, b, 0)
-        self.ready = 1
 
     def value(self, int guess=-1):
         """Exact tricks N-S take from the position on (current trick
