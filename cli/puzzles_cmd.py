@@ -139,18 +139,7 @@ def _side(side: str) -> str:
 
 def _header(st: render.Style, pos: Position, first_leader: int, goal: Goal,
             played_before: int) -> Text:
-    sep = " \u00b7 " if st.symbols else " | "
-    t = Text()
-    if pos.trump is None:
-        t.append("No-trump", style="bold")
-    else:
-        t.append("Trump ")
-        t.append_text(st.strain(pos.trump))
-        t.append(f" {render.strain_words(pos.trump)}", style="bold")
-    t.append(sep)
-    t.append(render.RANKING_NAMES[pos.ranking], style="bold")
-    t.append(sep)
-    t.append(f"{SEATS[first_leader]} led the first trick")
+    t = render.contract_line(st, pos.trump, pos.ranking, first_leader)
     if played_before:
         t.append(f"\n{played_before} card(s) already played: N-S won {pos.ns_tricks}, "
                  f"E-W won {pos.ew_tricks}")

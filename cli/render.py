@@ -212,18 +212,26 @@ def _value_line(v: SolveView) -> Text:
     return t
 
 
-def _header(st: Style, v: SolveView) -> Text:
+def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: int) -> Text:
+    """'Trump ♠ spades · uptown · W led the first trick' (the heading's first
+    line, shared by the solve and puzzles views)."""
+    sep = " \u00b7 " if st.symbols else " | "
     t = Text()
-    if v.trump is None:
+    if trump is None:
         t.append("No-trump", style="bold")
     else:
         t.append("Trump ")
-        t.append_text(st.strain(v.trump))
-        t.append(f" {strain_words(v.trump)}", style="bold")
-    t.append(" \u00b7 " if st.symbols else " | ")
-    t.append(RANKING_NAMES[v.ranking], style="bold")
-    t.append(" \u00b7 " if st.symbols else " | ")
-    t.append(f"{SEATS[v.first_leader]} led the first trick")
+        t.append_text(st.strain(trump))
+        t.append(f" {strain_words(trump)}", style="bold")
+    t.append(sep)
+    t.append(RANKING_NAMES[ranking], style="bold")
+    t.append(sep)
+    t.append(f"{SEATS[first_leader]} led the first trick")
+    return t
+
+
+def _header(st: Style, v: SolveView) -> Text:
+    t = contract_line(st, v.trump, v.ranking, v.first_leader)
     if v.contract:
         t.append(" \u00b7 " if st.symbols else " | ")
         t.append(f"contract {v.contract}")
