@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import json
 import random
 from itertools import combinations
 
@@ -300,22 +299,10 @@ def test_bad_input():
 # Command line
 
 typer_testing = pytest.importorskip("typer.testing")
+from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 
 
-def _runner():
-    try:  # Click < 8.2 mixes stderr into the output unless told not to
-        return typer_testing.CliRunner(mix_stderr=False)
-    except TypeError:
-        return typer_testing.CliRunner()
-
-
-def run(args):
-    return _runner().invoke(main_mod.app, args, catch_exceptions=False)
-
-
-def json_lines(result):
-    return [json.loads(ln) for ln in result.stdout.splitlines() if ln.strip()]
 
 
 def board_text(number, hands, kitty, bidder=None, extra=()):

@@ -5,7 +5,6 @@ comments) and, for the tables, the independent reference search.
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -15,27 +14,12 @@ import pytest
 from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
 
 typer_testing = pytest.importorskip("typer.testing")
+from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 app = main_mod.app
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples", "deal.pbn")
-
-
-def _runner():
-    try:  # Click < 8.2 mixes stderr into the output unless told not to
-        return typer_testing.CliRunner(mix_stderr=False)
-    except TypeError:
-        return typer_testing.CliRunner()
-
-
-def run(args, input=None):
-    return _runner().invoke(app, args, input=input, catch_exceptions=False)
-
-
-def json_lines(result):
-    lines = [ln for ln in result.stdout.splitlines() if ln.strip()]
-    return [json.loads(ln) for ln in lines]
 
 
 # A two-card ending at no-trump, North to lead:

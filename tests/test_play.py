@@ -6,19 +6,9 @@ import re
 import pytest
 
 typer_testing = pytest.importorskip("typer.testing")
+from cli_run import run  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 app = main_mod.app
-
-
-def _runner():
-    try:  # Click < 8.2 mixes stderr into the output unless told not to
-        return typer_testing.CliRunner(mix_stderr=False)
-    except TypeError:
-        return typer_testing.CliRunner()
-
-
-def run(args, input=None):
-    return _runner().invoke(app, args, input=input, catch_exceptions=False)
 
 
 # A two-card ending at no-trump, North to lead:

@@ -8,7 +8,6 @@ reference search of tests/reference.py.
 from __future__ import annotations
 
 import glob
-import json
 import os
 import re
 
@@ -17,6 +16,7 @@ import pytest
 from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
 
 typer_testing = pytest.importorskip("typer.testing")
+from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 app = main_mod.app
 
@@ -26,21 +26,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUZZLES_DIR = os.path.join(ROOT, "puzzles")
 PUZZLE_FILES = sorted(glob.glob(os.path.join(PUZZLES_DIR, "*.pbn")))
 GOAL_RE = re.compile(r'\[Goal "(NS|EW) (\d+)"\]')
-
-
-def _runner():
-    try:  # Click < 8.2 mixes stderr into the output unless told not to
-        return typer_testing.CliRunner(mix_stderr=False)
-    except TypeError:
-        return typer_testing.CliRunner()
-
-
-def run(args, input=None):
-    return _runner().invoke(app, args, input=input, catch_exceptions=False)
-
-
-def json_lines(result):
-    return [json.loads(ln) for ln in result.stdout.splitlines() if ln.strip()]
 
 
 def board(label, deal, *tags, play=None):
