@@ -325,8 +325,8 @@ class Run:
         except WhistError as e:
             label = f"board {board.label}" if board is not None else ""
             self.error(where, _strip_prefix(str(e), where, getattr(board, "file", ""), label))
-        except (KeyboardInterrupt, SystemExit, typer.Exit):
-            raise
+        except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError):
+            raise   # a reader that closed the pipe (| head) ends the run, quietly
         except MemoryError:
             self.error(where, "out of memory (try a smaller --tt-mb)")
         except Exception as e:
@@ -707,6 +707,12 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader of stdout has gone (| head): stop without a traceback,
+        # and without Python's own complaint when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
 
 
 if __name__ == "__main__":  # pragma: no cover

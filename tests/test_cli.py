@@ -452,3 +452,21 @@ def test_examples_file():
     assert ending["turn"] == "E" and ending["trump"] == "H"
     for o in objs:
         assert o["tricks"] == max(o["cards"].values())
+
+
+def test_closed_pipe_ends_quietly():
+    """`whist-solve table FILE | head -1`: the reader goes away after one
+    line; the run stops without a traceback or a per-board error."""
+    import subprocess
+    import sys
+
+    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "classic.pbn")
+    p = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "table", path, "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.wait(timeout=120)
+    assert first.startswith(b"{")
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert p.returncode in (0, 1)
