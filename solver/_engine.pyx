@@ -919,6 +919,56 @@ cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w) noexcept nogil:
     return -1
 
 
+cdef int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogil:
+    """Second to play: when the side on turn surely wins the current trick
+    and that one trick decides the target, 1 or 0 (with the deciding card
+    in w); -1 otherwise.  The side wins for sure when it holds the highest
+    card of the led suit, above the card led and the third hand's cards,
+    and the third hand cannot ruff; or when one of its hands can ruff and
+    the third hand must follow suit."""
+    cdef TrickState* st = &c.st
+    cdef int L = st.led, t = c.trump
+    cdef int h = (st.leader + 1) & 3, third = (st.leader + 2) & 3, p = (st.leader + 3) & 3
+    cdef int ns_turn = (h & 1) == 0
+    cdef uint32_t ours, th
+    cdef int top, hh, q, need
+    cdef uint64_t wc, must
+    cdef uint32_t ent
+    cdef int side
+    cdef int sk[4]
+    cdef uint32_t sw[4]
+    w[0] = 0
+    if L < 0:
+        return -1
+    # tricks the side on turn needs from here for its goal
+    need = (target - st.ns_won) if ns_turn else (st.ns_won + st.left - target + 1)
+    if t >= 0 and need > 1:
+        return -1
+    th = c.hand[third][L]
+    if t >= 0 and L != t and not th and c.hand[third][t]:
+        return -1                          # the third hand may ruff
+    ours = c.hand[h][L] | c.hand[p][L]
+    if ours and highbit(ours) > st.tbit[0] and (not th or highbit(ours) > highbit(th)):
+        top = highbit(ours)
+        w[0] = (<uint64_t> 1) << (16 * L + top)
+        q = 1
+        if q < need:
+            # no-trump: the winner leads next and cashes its top cards (the
+            # other cards that fall to this trick only help it)
+            hh = h if (c.hand[h][L] >> top) & 1 else p
+            c.hand[hh][L] &= ~(1u << top)
+            q += cash(c, hh, &wc, &ent, &side, sk, sw, &must)
+            c.hand[hh][L] |= 1u << top
+            if q < need:
+                w[0] = 0
+                return -1
+            w[0] |= wc
+    elif not (t >= 0 and L != t and ((not c.hand[h][L] and c.hand[h][t])
+                                     or (not c.hand[p][L] and c.hand[p][t]))):
+        return -1
+    return 1 if ns_turn else 0
+
+
 cdef int probe_trick(Ctx* c, int target, int ply) noexcept nogil:
     """Play out the current trick with each follower's first card in move
     order and look at the next trick boundary without searching: 1 or 0 if
@@ -999,6 +1049,11 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         r = tt_probe(&c.tt, key, key2, own, need, msk)
         if r >= 0:
             c.w[ply] = pattern_cards(c, msk)
+            return r
+    elif k == 1:
+        r = second_hand_bound(c, target, &wq)
+        if r >= 0:
+            c.w[ply] = wq
             return r
     n = gen_moves(c, ply)
     if n > 1:
