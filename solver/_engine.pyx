@@ -458,8 +458,10 @@ cdef int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
     return q
 
 
-cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
-    """Sure tricks for the side not on lead (h leads)."""
+cdef int other_tricks(Ctx* c, int h, uint64_t* wq, int enough) noexcept nogil:
+    """Sure tricks for the side not on lead (h leads).  Only whether the
+    count reaches `enough` matters to the caller: below it, the count may
+    stop early (too high, but still below `enough`)."""
     cdef int q, q2, s, r, best, lho = (h + 1) & 3, p = (h + 2) & 3
     cdef uint64_t w, w2 = 0
     wq[0] = 0
@@ -480,9 +482,9 @@ cdef int other_tricks(Ctx* c, int h, uint64_t* wq) noexcept nogil:
         r = win_and_cash(c, s, h, p, &w)
         if r < best:
             best = r
-        if best == 0:
+        if best == 0 or best < enough:
             wq[0] = 0
-            return 0
+            return best
         wq[0] |= w
     if c.hand[h][JOKERS]:
         # a joker led: left-hand opponent names the suit with its card, so
@@ -586,14 +588,9 @@ cdef inline int is_top(Ctx* c, int h, int s, int b) noexcept nogil:
     return others == 0 or b > highbit(others)
 
 
-cdef inline uint32_t nth_top(uint32_t x, int n) noexcept nogil:
-    """The n-th highest card (n = 0 for the highest) of x as a mask, 0 if none."""
-    while n > 0 and x:
-        x &= ~(1u << highbit(x))
-        n -= 1
-    if not x:
-        return 0
-    return 1u << highbit(x)
+cdef inline uint32_t top_card(uint32_t x) noexcept nogil:
+    """The highest card of x as a mask, 0 if none."""
+    return (1u << highbit(x)) if x else 0
 
 
 cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
@@ -611,11 +608,15 @@ cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
         if (c.hand[lho][t] and not lh) or (c.hand[rho][t] and not rh):
             return -60             # an opponent ruffs
     allc = my | pd | lh | rh
-    a = nth_top(allc, 0)
-    kk = nth_top(allc, 1)
-    q = nth_top(allc, 2)
-    j = nth_top(allc, 3)
-    tt = nth_top(allc, 4)
+    a = top_card(allc)
+    allc ^= a
+    kk = top_card(allc)
+    allc ^= kk
+    q = top_card(allc)
+    allc ^= q
+    j = top_card(allc)
+    allc ^= j
+    tt = top_card(allc)
     if popc(pd) >= 2 and popc(lh) >= 2:
         if (((pd & kk) and (lh & a))
                 or ((pd & a) and (lh & kk) and ((pd & q) or ((ours & q) and (ours & j))))
@@ -886,10 +887,11 @@ cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
     e.bit = b
 
 
-cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w) noexcept nogil:
+cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexcept nogil:
     """At a trick boundary, answer from the score and the sure tricks of
     both sides when they suffice: 1 or 0, with the deciding cards in w;
-    -1 when they don't."""
+    -1 when they don't.  With want 0 or 1, only that answer is looked for
+    (the sure tricks of the other side are not counted)."""
     cdef TrickState* st = &c.st
     cdef int h = st.leader
     cdef int ns_turn = (h & 1) == 0
@@ -899,16 +901,26 @@ cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w) noexcept nogil:
         return 1
     if st.ns_won + st.left < target:
         return 0
-    if ns_turn:
+    if want >= 0 and want != ns_turn:
+        pass                    # the side on lead's sure tricks can't give `want`
+    elif ns_turn:
         q = quick_tricks(c, h, w, target - st.ns_won)
     else:
         q = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
-    if ns_turn:
+    if want >= 0 and want != ns_turn:
+        pass
+    elif ns_turn:
         if st.ns_won + q >= target:
             return 1
     elif st.ns_won + st.left - q < target:
         return 0
-    q = other_tricks(c, h, w)
+    if want >= 0 and want == ns_turn:
+        w[0] = 0
+        return -1               # the other side's sure tricks can't give `want`
+    if ns_turn:
+        q = other_tricks(c, h, w, st.ns_won + st.left - target + 1)
+    else:
+        q = other_tricks(c, h, w, target - st.ns_won)
     if q > 0:
         if ns_turn:
             if st.ns_won + st.left - q < target:
@@ -969,17 +981,17 @@ cdef int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogil:
     return 1 if ns_turn else 0
 
 
-cdef int probe_trick(Ctx* c, int target, int ply) noexcept nogil:
+cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
     """Play out the current trick with each follower's first card in move
-    order and look at the next trick boundary without searching: 1 or 0 if
-    the bounds or the table answer there, -1 if not."""
+    order and look at the next trick boundary without searching: `want` if
+    the bounds or the table answer so there, else 1 - want or -1."""
     cdef int s, b, n, r
     cdef uint64_t w, key
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
     cdef uint16_t key2
     if c.st.nplayed == 0:
-        r = bounds_at_lead(c, target, &w)
+        r = bounds_at_lead(c, target, &w, want)
         if r < 0:
             trick_key(c, &key, &key2, own)
             r = tt_probe(&c.tt, key, key2, own, target - c.st.ns_won, msk)
@@ -990,7 +1002,7 @@ cdef int probe_trick(Ctx* c, int target, int ply) noexcept nogil:
     s = c.moves[ply][0].suit
     b = c.moves[ply][0].bit
     play(c, s, b, ply)
-    r = probe_trick(c, target, ply + 1)
+    r = probe_trick(c, target, ply + 1, want)
     unplay(c, s, b, ply)
     return r
 
@@ -1007,7 +1019,7 @@ cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogi
         s = mv[i].suit
         b = mv[i].bit
         play(c, s, b, ply)
-        r = probe_trick(c, target, ply + 1)
+        r = probe_trick(c, target, ply + 1, want)
         unplay(c, s, b, ply)
         if r == want:
             hits[nh] = mv[i]
@@ -1040,7 +1052,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     c.nodes += 1
     c.nodes_at[st.left & 15] += 1
     if k == 0:
-        r = bounds_at_lead(c, target, &wq)
+        r = bounds_at_lead(c, target, &wq, -1)
         if r >= 0:
             c.w[ply] = wq
             return r
