@@ -39,13 +39,14 @@ are the four suits uptown and downtown and no-trump uptown and downtown.
 """
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from .cards import (JOKERS, SEATS, SUITS, Position, WhistError, effective_suit,
-                    format_hand, parse_card, power, seat_index, sort_cards)
+                    format_hand, full_deck, parse_card, power, seat_index, sort_cards)
 
 # The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
 ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple(
@@ -279,6 +280,18 @@ def _check_deal(hands, kitty, bidder) -> Tuple[List[List[str]], List[str], int]:
                                  if seen[c] != where else f"duplicate card {c} in {where}")
             seen[c] = where
     return hands, kitty, bidder
+
+
+def random_deal(seed: int) -> Tuple[List[List[str]], List[str], int]:
+    """The seeded 12 + 6 deal of the speed measurements (``whist-solve bench
+    --set exchange``, benchmarks/test_bench_exchange.py): the 54 cards
+    shuffled by ``random.Random(seed)``, 12 to each seat from N, the last 6
+    the kitty; the bidder is ``seed mod 4``.  Returns (hands N E S W,
+    kitty, bidder seat)."""
+    rng = random.Random(seed)
+    deck = full_deck(jokers=True)
+    rng.shuffle(deck)
+    return [deck[12 * i:12 * (i + 1)] for i in range(4)], deck[48:], seed % 4
 
 
 # --------------------------------------------------------------------------
@@ -565,5 +578,5 @@ def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder:
 __all__ = [
     "ALL_OPTIONS", "BidSummary", "CheckResult", "Exchange", "ExchangeStats", "analyse_bid",
     "best_exchange", "best_option", "bid_kind", "bid_name", "bid_rank", "bid_score",
-    "check_contract", "contract_name", "highest_bid", "summarize",
+    "check_contract", "contract_name", "highest_bid", "random_deal", "summarize",
 ]
