@@ -428,30 +428,62 @@ def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
 
 
 class _Probe:
-    """Puts keeps of one deal and option to a solver: the positions differ
-    only in the bidder's hand, so they go through the solver's unchecked
-    entry points (the deal was validated once)."""
+    """Puts keeps of one deal and option to a solver.  The positions differ
+    only in the bidder's hand, so the three other hands are converted to
+    the engine's coordinates once, and each keep's cards through a small
+    map; the positions go straight to the solver's core (the deal was
+    validated once).  Converting the 48 cards of every keep by name took
+    as long as the searches themselves on typical deals (20,000 keeps of
+    a few hundred nodes each).  A solver without that core (another
+    implementation of the Solver API) is asked through its public unchecked
+    entry points instead."""
 
-    def __init__(self, solver, hands, bidder: int, trump: Optional[str], ranking: str):
+    def __init__(self, solver, hands, bidder: int, trump: Optional[str], ranking: str,
+                 pool: Sequence[str] = ()):
+        from .engine import engine_card
+
         self.solver = solver
         self.bidder = bidder
         self.trump = trump
         self.ranking = ranking
         self.hands = [list(h) for h in hands]
+        core = getattr(solver, "_core", None)
+        self.core = core if all(hasattr(core, a) for a in ("set_position", "value", "can_take")) \
+            else None
+        if self.core is not None:
+            # Through the public API first: the solver empties its table
+            # when the trump suit changes (a question with target 0 is
+            # answered without a search).
+            solver.can_take_unchecked(self.hands, trump, ranking, bidder, "NS", 0)
+            self.coord = {c: engine_card(c, trump, ranking) for c in pool}
+            self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
+            self.t = -1 if trump is None else SUITS.index(trump)
 
     def _hands(self, cards):
         hs = list(self.hands)
         hs[self.bidder] = list(cards)
         return hs
 
+    def _load(self, cards) -> None:
+        hs = list(self.fixed)
+        coord = self.coord
+        hs[self.bidder] = [coord[c] for c in cards]
+        self.core.set_position(hs, self.t, self.bidder, ())
+
     def ns_value(self, cards, guess: int) -> int:
-        return self.solver.ns_value_unchecked(self._hands(cards), self.trump, self.ranking,
-                                              self.bidder, guess)
+        if self.core is None:
+            return self.solver.ns_value_unchecked(self._hands(cards), self.trump, self.ranking,
+                                                  self.bidder, guess)
+        self._load(cards)
+        return self.core.value(guess)
 
     def ns_can_take(self, cards, target: int) -> bool:
         """Can N-S take ``target`` tricks?"""
-        return self.solver.can_take_unchecked(self._hands(cards), self.trump, self.ranking,
-                                              self.bidder, "NS", target)
+        if self.core is None:
+            return self.solver.can_take_unchecked(self._hands(cards), self.trump, self.ranking,
+                                                  self.bidder, "NS", target)
+        self._load(cards)
+        return self.core.can_take(target)
 
 
 def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
@@ -495,7 +527,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
         cap = None
         ceiling = n
 
-    probe = _Probe(solver, hands, bidder, t, ranking)
+    probe = _Probe(solver, hands, bidder, t, ranking, pool)
 
     # N-S terms for the engine: the bidding side takes x  <=>  N-S take
     # x (bidder N or S) or n - x (bidder E or W).
