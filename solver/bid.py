@@ -31,6 +31,15 @@ How it avoids solving the C(18, 6) = 18,564 keeps one by one:
   ``k`` such trumps in one hand takes at most ``n - k`` tricks: whole
   families of keeps are set aside without a search, and the search stops as
   soon as a keep reaches the best bound of all keeps.
+* **Cheap questions.**  Most keeps are refuted in a few hundred nodes, so
+  the cost of putting a keep to the engine counts: the three other hands
+  are converted to the engine's coordinates once per option and each keep
+  goes straight to the solver's core (:class:`_Probe`).
+
+Measured (seeds 0-39 of :func:`random_deal`, all ten options): a perfect
+keep order, with the best keep first, would search only 7% fewer nodes; on
+the slowest options a 1 GB table searched exactly as many nodes as 256 MB.
+Almost all the work is refuting keeps at the final target.
 
 Bids (SPEC §1): a bid of 1 to 7 promises bid + 6 books; at equal numbers
 downtown beats uptown and no-trump beats both.  A no-trump bidder names the
