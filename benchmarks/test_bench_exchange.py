@@ -8,10 +8,8 @@ The books are checked against values found by the optimizer and verified
 when they were recorded (tests/test_bid.py checks the optimizer itself).
 """
 import os
-import random
 
-from whist_solve.bid import BID_TT_MB, analyse_bid
-from whist_solve.cards import full_deck
+from whist_solve.bid import BID_TT_MB, analyse_bid, random_deal
 from whist_solve.engine import Solver
 
 # seed -> books of the ten options (S up, S down, H up, ..., NT down)
@@ -19,15 +17,6 @@ DEALS = {
     13: [10, 11, 11, 10, 6, 6, 12, 11, 11, 10],    # ~0.3 s
     3: [12, 12, 13, 11, 10, 12, 9, 10, 9, 10],     # ~1.3 s
 }
-
-
-def random_deal(seed: int):
-    """The seeded deal of the speed measurements: 54 cards shuffled, 12 to
-    each seat from N, the last 6 the kitty, bidder = seed mod 4."""
-    rng = random.Random(seed)
-    deck = full_deck(jokers=True)
-    rng.shuffle(deck)
-    return [deck[12 * i:12 * (i + 1)] for i in range(4)], deck[48:], seed % 4
 
 
 def test_bid_exchange_ten_options(benchmark):

@@ -1,6 +1,6 @@
 """``whist-solve bench``: run the fixed benchmark deal sets and measure.
 
-For each set (``--set random|downtown|bid|endings|hard|all``, or PBN files)
+For each set (``--set random|downtown|bid|endings|hard|exchange|all``, or PBN files)
 it prints the number of deals, total time, deals/s, nodes, nodes/s, the
 median / p90 / max time per deal and the peak memory; ``--compare-dds`` runs
 DDS (through endplay, one thread) on the same deals in the same run, prints
@@ -14,7 +14,10 @@ What is solved per board:
   (``Ranking`` tag, default up) -- the ``random``, ``downtown`` and ``hard``
   sets;
 * a board with a trump: the value of its position (``Trump``, ``Ranking``,
-  ``Leader``, after the cards of a ``Play`` section) -- ``bid``, ``endings``.
+  ``Leader``, after the cards of a ``Play`` section) -- ``bid``, ``endings``;
+* the ``exchange`` set (no file: seeded deals of :func:`whist_solve.bid.random_deal`):
+  a bid whist 12 + 6 deal, the bidder's best exchange for all ten options
+  (:func:`whist_solve.bid.analyse_bid`); its values are the ten books.
 
 Each board starts from an empty transposition table (``Solver.clear()``), so
 node counts do not depend on the order of the boards or on ``--jobs``; the
@@ -39,10 +42,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-SET_NAMES = ("random", "downtown", "bid", "endings", "hard")
+SET_NAMES = ("random", "downtown", "bid", "endings", "hard", "exchange")
+# The sets generated from seeds rather than read from benchmarks/data.
+GENERATED_SETS = ("exchange",)
+# Seeds of the exchange set (whist_solve.bid.random_deal): the first ten,
+# not picked (typical deals take 0.5-5 s; seed 21, the slowest of 0..39,
+# is measured in benchmarks/README.md instead).
+EXCHANGE_SEEDS = tuple(range(10))
+GENERATED_DESCRIPTION = {
+    "exchange": f"whist_solve.bid.random_deal(seed), seeds {EXCHANGE_SEEDS[0]}-{EXCHANGE_SEEDS[-1]}"}
+EXCHANGE_TT_MB = 256         # as `whist-solve bid` (whist_solve.bid.BID_TT_MB)
 STRAINS = ("S", "H", "D", "C", "NT")
 SEATS = ("N", "E", "S", "W")
 DOWN_TO_UP = dict(zip("KQJT98765432A", "23456789TJQKA"))
+DEFAULT_TT_MB = 64           # table of the position sets
 DEFAULT_THRESHOLD = 10.0      # percent slower than the baseline = regression
 BASELINE_FORMAT = "whist-solve-bench/1"
 SIGNATURE_FORMAT = "whist-solve-node-signature/1"
@@ -89,8 +102,10 @@ def signature_path() -> Path:
 
 @dataclass
 class Task:
-    """One board to solve: a full table (``kind == "table"``) or the value
-    of one position (``kind == "value"``)."""
+    """One board to solve: a full table (``kind == "table"``), the value
+    of one position (``kind == "value"``) or the best exchange of a bid
+    whist deal for the ten options (``kind == "exchange"``: ``hands`` before
+    the exchange, ``kitty``, ``bidder``)."""
 
     label: str
     kind: str                      # "table" | "value"
@@ -99,21 +114,27 @@ class Task:
     trump: Optional[str] = None    # value: 'S'..'C' or None (no-trump)
     leader: int = 0                # value: leader of the current trick
     trick: tuple = ()              # value: cards played to the current trick
+    kitty: tuple = ()              # exchange: the undealt cards
+    bidder: int = 0                # exchange: the bidder's seat
 
     @property
     def jokers(self) -> bool:
         return any(c in ("JH", "JL") for h in self.hands for c in h) or \
-            any(c in ("JH", "JL") for c in self.trick)
+            any(c in ("JH", "JL") for c in self.trick + self.kitty)
 
     @property
     def dds_ok(self) -> bool:
-        """DDS knows bridge: no jokers (downtown goes by relabelling)."""
-        return not self.jokers
+        """DDS knows bridge: no jokers (downtown goes by relabelling), no
+        exchange (DDS solves positions, not choices of discard)."""
+        return self.kind != "exchange" and not self.jokers
 
     def keys(self) -> List[str]:
         """Names of the values, in the order of ``values``."""
         if self.kind == "table":
             return [f"{s} {seat}" for s in STRAINS for seat in SEATS]
+        if self.kind == "exchange":
+            from whist_solve.bid import ALL_OPTIONS
+            return [f"{t} {r} books" for t, r in ALL_OPTIONS]
         return [f"{self.trump or 'NT'} {SEATS[self.leader]}"]
 
 
@@ -142,8 +163,24 @@ def load_tasks(path) -> List[Task]:
     return tasks_from_boards(read_pbn_file(str(path)))
 
 
+def exchange_tasks(seeds: Optional[Sequence[int]] = None) -> List[Task]:
+    """The exchange set: one task per seed (default ``EXCHANGE_SEEDS``),
+    the deal of :func:`whist_solve.bid.random_deal`."""
+    from whist_solve.bid import random_deal
+    out = []
+    if seeds is None:
+        seeds = EXCHANGE_SEEDS
+    for seed in seeds:
+        hands, kitty, bidder = random_deal(seed)
+        out.append(Task(f"seed {seed}", "exchange", [list(h) for h in hands],
+                        kitty=tuple(kitty), bidder=bidder))
+    return out
+
+
 def load_set(name: str) -> List[Task]:
-    """The tasks of a committed set (``random``, ``downtown``...)."""
+    """The tasks of a set (``random``, ``downtown``..., ``exchange``)."""
+    if name == "exchange":
+        return exchange_tasks()
     return load_tasks(set_path(name))
 
 
@@ -170,6 +207,10 @@ def solve_task(solver, task: Task) -> Solved:
     if task.kind == "table":
         table = dd_table(task.hands, strains=STRAINS, rankings=(task.ranking,), solver=solver)
         values = [int(table[s][task.ranking][seat]) for s in STRAINS for seat in SEATS]
+    elif task.kind == "exchange":
+        from whist_solve.bid import analyse_bid
+        values = [int(ex.books) for ex in analyse_bid(task.hands, task.kitty, task.bidder,
+                                                      solver=solver)]
     else:
         pos = Position.make(task.hands, task.trump, task.ranking, task.leader, task.trick)
         values = [int(solver.ns_value(pos))]
@@ -332,6 +373,7 @@ class SetReport:
     name: str
     path: str
     tasks: List[Task]
+    tt_mb: float = DEFAULT_TT_MB
     results: List[Solved] = field(default_factory=list)
     wall: float = 0.0
     peak_rss_kb: int = 0
@@ -352,7 +394,7 @@ class SetReport:
         st = time_stats(self.times)
         d = {
             "set": self.name, "file": self.path, "deals": len(self.tasks),
-            "kind": sorted({t.kind for t in self.tasks}),
+            "kind": sorted({t.kind for t in self.tasks}), "tt_mb": self.tt_mb,
             "time": round(self.wall, 6), "solve_time": round(st["total"], 6),
             "deals_per_s": len(self.tasks) / self.wall if self.wall else None,
             "nodes": self.nodes, "nodes_per_s": self.nodes / self.wall if self.wall else None,
@@ -529,22 +571,34 @@ def _fmt_count(n: Optional[float]) -> str:
     return f"{n:.0f}"
 
 
+def _fmt_tables(reports: Sequence[SetReport]) -> str:
+    """``64 MB`` or ``64 MB (exchange 256 MB)``: the table sizes used."""
+    plain = [r.tt_mb for r in reports if r.name not in GENERATED_SETS]
+    main = plain[0] if plain else reports[0].tt_mb
+    other = [f"{r.name} {r.tt_mb:g} MB" for r in reports if r.tt_mb != main]
+    return f"{main:g} MB" + (f" ({', '.join(other)})" if other else "")
+
+
 def _fmt_ratio(r: Optional[float]) -> str:
     return "-" if r is None else f"{r:.2f}x"
 
 
-def resolve_sets(names: Sequence[str]) -> List[Tuple[str, Path]]:
-    """``all``, set names and PBN paths -> [(name, path)]."""
-    out: List[Tuple[str, Path]] = []
+def resolve_sets(names: Sequence[str]) -> List[Tuple[str, Optional[Path]]]:
+    """``all``, set names and PBN paths -> [(name, path)]; the path of a
+    generated set (``exchange``) is None."""
+    out: List[Tuple[str, Optional[Path]]] = []
+    def named(n: str):
+        return None if n in GENERATED_SETS else set_path(n)
+
     for value in names:
         for part in value.split(","):
             part = part.strip()
             if not part:
                 continue
             if part.lower() == "all":
-                out.extend((n, set_path(n)) for n in SET_NAMES)
+                out.extend((n, named(n)) for n in SET_NAMES)
             elif part.lower() in SET_NAMES:
-                out.append((part.lower(), set_path(part.lower())))
+                out.append((part.lower(), named(part.lower())))
             else:
                 p = Path(part)
                 out.append((p.stem if p.suffix.lower() == ".pbn" else part, p))
@@ -564,7 +618,7 @@ def register(app) -> None:
     @app.command("bench")
     def bench(
         sets: List[str] = typer.Option(
-            ["random"], "--set", "-s", metavar="random|downtown|bid|endings|hard|all|FILE",
+            ["random"], "--set", "-s", metavar="random|downtown|bid|endings|hard|exchange|all|FILE",
             help="Deal set(s) to run (repeat or comma-separate), or PBN files."),
         compare_dds: bool = typer.Option(False, "--compare-dds",
                                          help="Also run DDS (endplay, one thread) on the same deals: "
@@ -580,7 +634,10 @@ def register(app) -> None:
                                    help="Solve each deal N times and keep its fastest time (steadier timings)."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N deals of each set."),
         json_out: bool = typer.Option(False, "--json", help="A machine-readable report (one JSON object) on stdout."),
-        tt_mb: int = typer.Option(64, "--tt-mb", min=1, help="Size of the transposition table in MB."),
+        tt_mb: Optional[int] = typer.Option(
+            None, "--tt-mb", min=1,
+            help=f"Size of the transposition table in MB (default {DEFAULT_TT_MB}; "
+                 f"{EXCHANGE_TT_MB} for the exchange set, as `bid`)."),
         regen_sig: bool = typer.Option(False, "--regen-signature",
                                        help="Rewrite tests/data/node_signature.json and exit."),
     ) -> None:
@@ -591,7 +648,7 @@ def register(app) -> None:
 
 
 def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
-              threshold=DEFAULT_THRESHOLD, jobs=1, limit=None, json_out=False, tt_mb=64,
+              threshold=DEFAULT_THRESHOLD, jobs=1, limit=None, json_out=False, tt_mb=None,
               regen_sig=False, repeat=1) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -602,7 +659,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
     if regen_sig:
-        path = regen_signature(tt_mb=tt_mb)
+        path = regen_signature(tt_mb=tt_mb or DEFAULT_TT_MB)
         err.print(f"wrote {path}")
         return 0
 
@@ -610,6 +667,13 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     from whist_solve.cards import WhistError
     reports: List[SetReport] = []
     for name, path in resolve_sets(sets):
+        if path is None:                        # a generated set
+            tasks = load_set(name)
+            if limit:
+                tasks = tasks[:limit]
+            reports.append(SetReport(name, GENERATED_DESCRIPTION[name], tasks,
+                                     tt_mb=tt_mb or EXCHANGE_TT_MB))
+            continue
         if not path.exists():
             where = f"set {name}" if name in SET_NAMES else str(path)
             extra = (" (the sets live in the source tree's benchmarks/data; "
@@ -626,7 +690,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         if not tasks:
             err.print(f"[bold red]error:[/] {path}: no boards")
             return 2
-        reports.append(SetReport(name, str(path), tasks))
+        reports.append(SetReport(name, str(path), tasks, tt_mb=tt_mb or DEFAULT_TT_MB))
     if not reports:
         err.print("[bold red]error:[/] no set chosen")
         return 2
@@ -643,13 +707,16 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
 
     # ---- our solver ---------------------------------------------------------
     from .parallel import map_boards  # noqa: F401  (import errors early)
-    solver = None
-    if jobs <= 1:
-        from whist_solve.engine import Solver
-        solver = Solver(tt_mb)
+    solvers: Dict[float, object] = {}       # one process: one Solver per table size
     show_progress = err.is_terminal and not os.environ.get("WHIST_SOLVE_NO_PROGRESS")
     for rep in reports:
         n = len(rep.tasks)
+        solver = None
+        if jobs <= 1:
+            if rep.tt_mb not in solvers:
+                from whist_solve.engine import Solver
+                solvers[rep.tt_mb] = Solver(rep.tt_mb)
+            solver = solvers[rep.tt_mb]
         try:
             if show_progress:
                 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -657,11 +724,11 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                 with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                               TimeElapsedColumn(), console=err, transient=True) as prog:
                     tid = prog.add_task(f"{rep.name}", total=n)
-                    rep.results, wall = solve_tasks(rep.tasks, jobs, tt_mb, solver,
+                    rep.results, wall = solve_tasks(rep.tasks, jobs, rep.tt_mb, solver,
                                                     on_done=lambda: prog.advance(tid), repeat=repeat)
             else:
                 err.print(f"{rep.name}: solving {n} deal(s)...")
-                rep.results, wall = solve_tasks(rep.tasks, jobs, tt_mb, solver, repeat=repeat)
+                rep.results, wall = solve_tasks(rep.tasks, jobs, rep.tt_mb, solver, repeat=repeat)
         except Exception as e:  # a bug in the engine, not bad input (the boards were checked)
             err.print(f"[bold red]error:[/] {rep.name}: {type(e).__name__}: {e}")
             return 2
@@ -685,7 +752,10 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         dds_desc = dds_setup()
         for rep in reports:
             ok = [t for t in rep.tasks if t.dds_ok]
-            if len(ok) < len(rep.tasks):
+            if any(t.kind == "exchange" for t in rep.tasks):
+                rep.dds_note = ("--compare-dds does not apply: the exchange set chooses the best "
+                                "discard of bid whist deals with jokers; DDS solves bridge positions")
+            elif len(ok) < len(rep.tasks):
                 rep.dds_note = (f"{len(rep.tasks) - len(ok)} of {len(rep.tasks)} deal(s) have jokers: "
                                 "DDS cannot express them (bridge has no jokers); not compared")
             if not ok:
@@ -711,13 +781,13 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         if any(c.get("regression") or c.get("values_changed") for c in comparison):
             status = 1
     if save_baseline is not None:
-        Path(save_baseline).write_text(json.dumps(baseline_json(reports, jobs, tt_mb, repeat), indent=1) + "\n",
+        Path(save_baseline).write_text(json.dumps(baseline_json(reports, jobs, tt_mb or DEFAULT_TT_MB, repeat), indent=1) + "\n",
                                        encoding="utf-8")
         err.print(f"baseline written to {save_baseline}")
 
     # ---- report -------------------------------------------------------------
     if json_out:
-        doc = {"format": BASELINE_FORMAT, "jobs": jobs, "tt_mb": tt_mb, "repeat": repeat,
+        doc = {"format": BASELINE_FORMAT, "jobs": jobs, "tt_mb": tt_mb or DEFAULT_TT_MB, "repeat": repeat,
                "sets": [r.to_json() for r in reports]}
         if dds_desc:
             doc["dds"] = dds_desc
@@ -728,7 +798,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         sys.stdout.flush()
     else:
         t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
-                        f"TT {tt_mb} MB, empty table per deal"
+                        f"TT {_fmt_tables(reports)}, empty table per deal"
                         + (f", fastest of {repeat} per deal" if repeat > 1 else "") + ")",
                   title_justify="left")
         for col in ("set", "deals", "total", "deals/s", "nodes", "nodes/s", "median", "p90", "max", "peak mem"):

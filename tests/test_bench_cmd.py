@@ -28,6 +28,11 @@ def test_sets_load():
     for name in bench_cmd.SET_NAMES:
         tasks = bench_cmd.load_set(name)
         assert tasks, name
+    ex = bench_cmd.load_set("exchange")
+    assert [t.label for t in ex] == [f"seed {s}" for s in bench_cmd.EXCHANGE_SEEDS]
+    assert all(t.kind == "exchange" and len(t.kitty) == 6 and all(len(h) == 12 for h in t.hands)
+               for t in ex)
+    assert [t.bidder for t in ex] == [s % 4 for s in bench_cmd.EXCHANGE_SEEDS]
     assert all(t.kind == "table" and t.ranking == "down" for t in bench_cmd.load_set("downtown"))
     assert all(t.kind == "value" and t.jokers for t in bench_cmd.load_set("bid"))
 
@@ -85,3 +90,52 @@ def test_bench_dds_mismatch_is_loud(monkeypatch):
     r = _bench("--set", "endings", "--limit", "2", "--compare-dds")
     assert r.exit_code == 1
     assert "MISMATCH" in r.output
+
+
+@pytest.fixture
+def fast_exchange(monkeypatch):
+    """The exchange set starting with a deal that takes a fraction of a
+    second (seed 13); returns the books of its ten options by analyse_bid."""
+    from whist_solve.bid import analyse_bid, random_deal
+    monkeypatch.setattr(bench_cmd, "EXCHANGE_SEEDS", (13, 0))
+    return [ex.books for ex in analyse_bid(*random_deal(13))]
+
+
+def test_bench_exchange_json_and_baseline(tmp_path, fast_exchange):
+    base = tmp_path / "base.json"
+    r = _bench("--set", "exchange", "--limit", "1", "--json", "--save-baseline", str(base))
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    (s,) = doc["sets"]
+    assert s["set"] == "exchange" and s["deals"] == 1 and s["kind"] == ["exchange"]
+    assert s["tt_mb"] == bench_cmd.EXCHANGE_TT_MB
+    (deal,) = s["per_deal"]
+    assert deal["board"] == "seed 13"
+    assert deal["values"] == fast_exchange          # the ten options' books
+    assert deal["nodes"] == s["nodes"] > 0
+    assert s["median"] == s["p90"] == s["max"] and abs(s["max"] - deal["time"]) < 1e-5
+    assert s["deals_per_s"] > 0
+    saved = json.loads(base.read_text())["sets"]["exchange"]
+    assert saved["per_deal"][0]["values"] == fast_exchange
+    # the same deal again: the same nodes and books
+    r = _bench("--set", "exchange", "--limit", "1", "--json", "--baseline", str(base),
+               "--threshold", "100000")
+    assert r.exit_code == 0, r.output
+    (cmp,) = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
+    assert cmp["set"] == "exchange" and cmp["nodes_now"] == cmp["nodes_before"]
+    assert not cmp["nodes_changed"] and not cmp["values_changed"] and not cmp["regression"]
+
+
+def test_bench_exchange_report(fast_exchange):
+    r = _bench("--set", "exchange", "--limit", "1")
+    assert r.exit_code == 0, r.output
+    row = [ln for ln in r.stdout.splitlines() if "exchange" in ln and "│" in ln]
+    assert len(row) == 1 and row[0].split("│")[2].strip() == "1"      # deals
+
+
+def test_bench_exchange_compare_dds_does_not_apply(fast_exchange):
+    pytest.importorskip("endplay")
+    r = _bench("--set", "exchange", "--limit", "1", "--compare-dds", "--json")
+    assert r.exit_code == 0, r.output
+    (s,) = json.loads(r.stdout.strip().splitlines()[-1])["sets"]
+    assert "does not apply" in s["dds_note"] and "dds" not in s

@@ -121,6 +121,29 @@ def test_unchecked_entry_points_agree_with_positions(deal, option):
         assert b.can_take_unchecked(hs, trump, option[1], bidder, "EW", t) == (len(keep) - ns >= t)
 
 
+class _PublicOnly:
+    """A Solver seen only through its public API (no core to reach)."""
+
+    def __init__(self, solver):
+        self._solver = solver
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._solver, name)
+
+
+@settings(max_examples=examples(25))
+@given(reduced_deals(max_n=4, max_m=3), st.sampled_from(ALL_OPTIONS))
+def test_public_api_path_agrees(shared_solver, deal, option):
+    """The optimizer puts keeps straight to the solver's core; through the
+    public unchecked entry points it finds the same books and keep."""
+    hands, kitty, bidder = deal
+    a = best_exchange(hands, kitty, bidder, *option, solver=shared_solver)
+    b = best_exchange(hands, kitty, bidder, *option, solver=_PublicOnly(Solver(4)))
+    assert (a.books, a.keep, a.discard) == (b.books, b.keep, b.discard)
+
+
 def test_joker_runs_at_no_trump():
     """Both jokers are interchangeable suitless losers at no-trump: keeping
     one of them is one choice, whichever it is."""
