@@ -443,7 +443,7 @@ class _Probe:
     map; the positions go straight to the solver's core (the deal was
     validated once).  Converting the 48 cards of every keep by name took
     as long as the searches themselves on typical deals (20,000 keeps of
-    a few hundred nodes each).  A solver without that core (another
+    a few hundred nodes each).  A solver without `core_for` (another
     implementation of the Solver API) is asked through its public unchecked
     entry points instead."""
 
@@ -456,14 +456,9 @@ class _Probe:
         self.trump = trump
         self.ranking = ranking
         self.hands = [list(h) for h in hands]
-        core = getattr(solver, "_core", None)
-        self.core = core if all(hasattr(core, a) for a in ("set_position", "value", "can_take")) \
-            else None
+        core_for = getattr(solver, "core_for", None)
+        self.core = core_for(trump) if core_for is not None else None
         if self.core is not None:
-            # Through the public API first: the solver empties its table
-            # when the trump suit changes (a question with target 0 is
-            # answered without a search).
-            solver.can_take_unchecked(self.hands, trump, ranking, bidder, "NS", 0)
             self.coord = {c: engine_card(c, trump, ranking) for c in pool}
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)

@@ -60,16 +60,24 @@ class Solver:
         self._core.clear()
         self._sig = None
 
-    def _load(self, pos: Position) -> dict:
-        """Give the position to the core; return the map engine card -> name."""
-        trump, ranking = pos.trump, pos.ranking
-        # A stored bound is a fact about every position with the same suit
-        # lengths and owners of the top cards, in the engine's coordinates
-        # (powers within suits), whatever the deal: only a change of trump
-        # suit makes the table stale.
+    def core_for(self, trump: Optional[str]) -> Core:
+        """The search core, its table ready for positions with this trump
+        suit (None at no-trump): for callers that put many positions of one
+        deal to the core in engine coordinates (`engine_card`) themselves.
+
+        A stored bound is a fact about every position with the same suit
+        lengths and owners of the top cards, in the engine's coordinates
+        (powers within suits), whatever the deal: only a change of trump
+        suit makes the table stale, and then it is emptied."""
         if self._sig != trump:
             self._core.clear()
             self._sig = trump
+        return self._core
+
+    def _load(self, pos: Position) -> dict:
+        """Give the position to the core; return the map engine card -> name."""
+        trump, ranking = pos.trump, pos.ranking
+        self.core_for(trump)
         names = {}
         hands = []
         for h in pos.hands:
@@ -89,10 +97,7 @@ class Solver:
         return names
 
     def _load_hands(self, hands, trump: Optional[str], ranking: str, leader: int) -> None:
-        if self._sig != trump:
-            self._core.clear()
-            self._sig = trump
-        self._core.set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
+        self.core_for(trump).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
                                 -1 if trump is None else SUITS.index(trump), leader, ())
 
     def ns_value_unchecked(self, hands, trump: Optional[str], ranking: str, leader: int,

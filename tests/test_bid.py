@@ -122,13 +122,13 @@ def test_unchecked_entry_points_agree_with_positions(deal, option):
 
 
 class _PublicOnly:
-    """A Solver seen only through its public API (no core to reach)."""
+    """A Solver seen only through its position-level API (no core to reach)."""
 
     def __init__(self, solver):
         self._solver = solver
 
     def __getattr__(self, name):
-        if name.startswith("_"):
+        if name.startswith("_") or name == "core_for":
             raise AttributeError(name)
         return getattr(self._solver, name)
 
