@@ -371,7 +371,10 @@ def _suits(hands, bidder, pool: list, strain: str, ranking: str) -> List[_Suit]:
     out: List[_Suit] = []
     for s in groups:
         cards = [c for c in everything if effective_suit(c, trump) == s]
-        cards.sort(key=lambda c: -power(c, trump, ranking))
+        # highest first; equal powers (the two jokers at no-trump) by name,
+        # so that the keeps, and the searches, come in the same order on
+        # every run
+        cards.sort(key=lambda c: (-power(c, trump, ranking), c))
         if s == "J":
             runs = [[c for c in cards if c in pool_set]] if any(c in pool_set for c in cards) else []
         else:
