@@ -2,20 +2,32 @@
 #
 # Entries are made at trick boundaries.  A position is filed under its
 # shape: the leader and the suit lengths of every hand.  Under a shape the
-# table keeps a list of patterns, each holding only the owners of the top
-# cards of each suit that decided its bounds (partition search), so one
-# pattern answers for every position of that shape that agrees on those
-# cards, whatever the smaller cards are.  Bounds are on the tricks N-S take
-# from the trick boundary on, so they hold for any target.
+# table keeps patterns, each holding only the owners of the top cards of
+# each suit that decided its bounds (partition search), so one pattern
+# answers for every position of that shape that agrees on those cards,
+# whatever the smaller cards are.  Bounds are on the tricks N-S take from
+# the trick boundary on, so they hold for any target.
 #
-# Memory is fixed when the table is made: an open-addressed array of shape
-# slots and a pool of pattern pages.  When either fills up the table is
-# emptied and starts again (stored bounds are only ever a speed-up).
-from libc.stdint cimport int32_t, uint16_t, uint64_t
+# The patterns of a shape are split into lists by what they say about the
+# top card of each suit: a pattern's class is the set of suits whose top
+# card it covers, and its list is keyed by the class and the owners of
+# those top cards.  A position can only match patterns of the lists keyed
+# by its own top owners, one list per class, so a probe reads the shape's
+# directory (the classes present) and then one list per class instead of
+# every pattern of the shape.
+#
+# Memory is fixed when the table is made: an open-addressed array of slots
+# (directories and lists) and a pool of pattern pages.  When either fills
+# up the table is emptied and starts again (stored bounds are only ever a
+# speed-up).
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from _types cimport TTPage, TTPattern, TTSlot, TTable, PAGE
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+
+from _types cimport TTPage, TTPattern, TTSlot, TTable, PAGE, TT_DIR
 
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
@@ -73,8 +85,8 @@ cdef inline void tt_clear(TTable* t) noexcept nogil:
     t.resets = 0
 
 
-cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2) noexcept nogil:
-    cdef uint64_t h = key ^ (<uint64_t> key2 * 0xC2B2AE3D27D4EB4FULL)
+cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2, uint16_t sub) noexcept nogil:
+    cdef uint64_t h = key ^ ((<uint64_t> key2 | (<uint64_t> sub << 16)) * 0xC2B2AE3D27D4EB4FULL)
     h ^= h >> 33
     h *= 0xFF51AFD7ED558CCDULL
     h ^= h >> 33
@@ -83,16 +95,48 @@ cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2) noexcept nogil:
     return h
 
 
-cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t key2) noexcept nogil:
-    """The slot of a shape, or the empty slot where it would go."""
+cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t key2, uint16_t sub) noexcept nogil:
+    """The slot of a shape's directory or list, or the empty slot where it
+    would go."""
     cdef uint64_t m = t.nslots - 1
-    cdef uint64_t i = tt_hash(key, key2) & m
+    cdef uint64_t i = tt_hash(key, key2, sub) & m
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if e.gen != t.gen or (e.key2 == key2 and e.key == key):
+        if e.gen != t.gen or (e.key2 == key2 and e.sub == sub and e.key == key):
             return e
         i = (i + 1) & m
+
+
+cdef inline void tt_tops(uint64_t key, int* sh) noexcept nogil:
+    """Bit offset, in the owner words, of the field of the top card of each
+    suit (-1 for a suit without cards): the owner string of suit s is the
+    half s & 1 of word s >> 1, lowest card first, two bits a card."""
+    cdef int s, tot
+    for s in range(4):
+        tot = ((key >> (4 * s)) & 15) + ((key >> (16 + 4 * s)) & 15) \
+            + ((key >> (32 + 4 * s)) & 15) + ((key >> (48 + 4 * s)) & 15)
+        sh[s] = (32 * (s & 1) + 2 * (tot - 1)) if tot else -1
+
+
+cdef inline int tt_class(uint64_t* msk, int* sh) noexcept nogil:
+    """The suits whose top card the mask covers, a bit per suit."""
+    cdef int s, cls = 0
+    for s in range(4):
+        if sh[s] >= 0 and (msk[s >> 1] >> sh[s]) & 3:
+            cls |= 1 << s
+    return cls
+
+
+cdef inline uint16_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
+    """Key of the list of class cls that a position (or pattern) with these
+    owner words belongs to: the class and the owners of those top cards."""
+    cdef int s
+    cdef uint16_t sub = <uint16_t> (cls << 8)
+    for s in range(4):
+        if (cls >> s) & 1:
+            sub |= <uint16_t> (((own[s >> 1] >> sh[s]) & 3) << (2 * s))
+    return sub
 
 
 cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
@@ -100,24 +144,35 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
 
     On an answer, msk_out receives the deciding pattern's masks."""
-    cdef TTSlot* e = tt_find(t, key, key2)
+    cdef TTSlot* d = tt_find(t, key, key2, TT_DIR)
+    cdef TTSlot* e
     cdef int32_t pg
-    cdef int i
+    cdef int i, cls
+    cdef uint32_t classes
     cdef TTPattern* p
-    if e.gen != t.gen:
+    cdef int sh[4]
+    if d.gen != t.gen:
         return -1
-    pg = e.first
-    while pg >= 0:
-        for i in range(t.pages[pg].count):
-            p = &t.pages[pg].pat[i]
-            if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
-                continue
-            if p.lower >= need or p.upper < need:
-                msk_out[0] = p.msk[0]
-                msk_out[1] = p.msk[1]
-                t.hits += 1
-                return 1 if p.lower >= need else 0
-        pg = t.pages[pg].next
+    tt_tops(key, sh)
+    classes = d.classes
+    while classes:
+        cls = __builtin_ctz(classes)
+        classes &= classes - 1
+        e = tt_find(t, key, key2, tt_sub(own, cls, sh))
+        if e.gen != t.gen:
+            continue
+        pg = e.first
+        while pg >= 0:
+            for i in range(t.pages[pg].count):
+                p = &t.pages[pg].pat[i]
+                if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
+                    continue
+                if p.lower >= need or p.upper < need:
+                    msk_out[0] = p.msk[0]
+                    msk_out[1] = p.msk[1]
+                    t.hits += 1
+                    return 1 if p.lower >= need else 0
+            pg = t.pages[pg].next
     return -1
 
 
@@ -132,28 +187,45 @@ cdef inline int32_t tt_new_page(TTable* t) noexcept nogil:
     return pg
 
 
+cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t key2, uint16_t sub,
+                          int32_t pg) noexcept nogil:
+    e.key = key
+    e.key2 = key2
+    e.sub = sub
+    e.gen = t.gen
+    e.classes = 0
+    e.first = pg
+    e.last = pg
+    e.npat = 0
+    t.used += 1
+
+
 cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
                           uint64_t* msk, int lower, int upper, int left) noexcept nogil:
     """Record lower <= N-S tricks from here <= upper for the pattern."""
-    cdef TTSlot* e = tt_find(t, key, key2)
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg
-    cdef int i
+    cdef int i, cls
+    cdef uint16_t sub
     cdef TTPattern* p
+    cdef TTSlot* d
+    cdef TTSlot* e
+    cdef int sh[4]
+    tt_tops(key, sh)
+    cls = tt_class(msk, sh)
+    sub = tt_sub(own, cls, sh)
+    if (t.used + 2) * 2 > t.nslots or t.pages_used >= t.npages:
+        tt_empty(t)
+        t.resets += 1
+    d = tt_find(t, key, key2, TT_DIR)
+    if d.gen != t.gen:
+        tt_claim(t, d, key, key2, TT_DIR, -1)
+    d.classes |= <uint16_t> (1 << cls)
+    e = tt_find(t, key, key2, sub)
     if e.gen != t.gen:
-        if (t.used + 1) * 2 > t.nslots or t.pages_used >= t.npages:
-            tt_empty(t)
-            t.resets += 1
-            e = tt_find(t, key, key2)
         pg = tt_new_page(t)
-        e.key = key
-        e.key2 = key2
-        e.gen = t.gen
-        e.first = pg
-        e.last = pg
-        e.npat = 0
-        t.used += 1
+        tt_claim(t, e, key, key2, sub, pg)
     else:
         # the same pattern again: tighten its bounds
         pg = e.first

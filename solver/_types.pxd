@@ -12,8 +12,9 @@ cdef enum:
     JOKERS = 4        # suit index of the jokers at no-trump
     MAXPLY = 64       # cards one search can play (4 x 13) plus slack
     MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
-    PAGE = 6          # patterns in one page of the transposition table
+    PAGE = 3          # patterns in one page of the transposition table
     CUTBITS = 16      # log2 of the number of slots of the cut-off cache
+    TT_DIR = 0xFFFF   # TTSlot.sub of a shape's directory slot
 
 
 cdef struct TrickState:
@@ -52,9 +53,11 @@ cdef struct TTSlot:
     uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
     uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
     uint16_t gen       # generation of the table that wrote the slot: an older one means empty
-    int32_t first      # first page of this shape's patterns
+    uint16_t sub       # which list of the shape: TT_DIR for its directory, else class << 8 | top owners (see _tt.pxd)
+    uint16_t classes   # directory slot: the classes that have patterns (bit per class)
+    int32_t first      # first page of this list's patterns (-1 in a directory slot)
     int32_t last       # page new patterns go to
-    int32_t npat       # patterns stored for this shape
+    int32_t npat       # patterns stored in this list
 
 
 cdef struct TTable:
