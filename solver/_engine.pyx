@@ -277,12 +277,15 @@ cdef inline int trump_length(Ctx* c, int h) noexcept nogil:
 
 
 cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
-    """Sure tricks of the side of seat o  with the top trumps:
-    the run of top trumps held by the one seat that holds the highest."""
+    """Sure tricks of the side of seat o with the top trumps: the run of
+    top trumps the side holds, in either hand.  Each of them wins the trick
+    it falls in, and two fall in one trick only when both hands must play
+    one: the side takes at least as many as its longer trump hand holds
+    trumps, up to the length of the run."""
     cdef int t = c.trump
     cdef uint32_t all_t = present(c, t)
     cdef uint32_t mine, seg
-    cdef int top, holder, k = 0, b
+    cdef int top, holder, k = 0, b, lx, ly
     wq[0] = 0
     if not all_t:
         return 0
@@ -290,7 +293,7 @@ cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
     holder = owner(c, t, top)
     if (holder & 1) != (o & 1):
         return 0
-    mine = c.hand[holder][t]
+    mine = c.hand[holder][t] | c.hand[holder ^ 2][t]
     seg = 0
     while all_t:
         b = highbit(all_t)
@@ -299,6 +302,12 @@ cdef int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
         seg |= 1u << b
         all_t &= ~(1u << b)
         k += 1
+    lx = popc(c.hand[holder][t])
+    ly = popc(c.hand[holder ^ 2][t])
+    if lx < ly:
+        lx = ly
+    if k > lx:
+        k = lx
     if all_t:
         wq[0] = (<uint64_t> seg) << (16 * t)
     return k
@@ -422,9 +431,35 @@ cdef int quick_tricks(Ctx* c, int h, uint64_t* wq, int need) noexcept nogil:
         if q2 > q:
             q = q2
             wq[0] = w2
+        if q == 0:
+            q = partner_ruff(c, h, wq)
     if q > c.st.left:
         q = c.st.left
     return q
+
+
+cdef int partner_ruff(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+    """1 when h can lead a side suit that partner ruffs for a sure trick:
+    partner is void in it and has trumps, left-hand opponent must follow
+    suit or has no trumps, and right-hand opponent must follow suit or
+    cannot overruff partner's top trump; else 0."""
+    cdef int t = c.trump, s
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
+    cdef uint32_t pt = c.hand[p][t]
+    if not pt:
+        return 0
+    for s in range(4):
+        if s == t or not c.hand[h][s] or c.hand[p][s]:
+            continue
+        if not c.hand[lho][s] and c.hand[lho][t]:
+            continue
+        if c.hand[rho][s] or not c.hand[rho][t]:
+            wq[0] = 0
+            return 1
+        if highbit(pt) > highbit(c.hand[rho][t]):
+            wq[0] = (<uint64_t> (1u << highbit(pt))) << (16 * t)
+            return 1
+    return 0
 
 
 cdef int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
