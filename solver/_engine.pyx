@@ -493,6 +493,27 @@ cdef int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
     return q
 
 
+cdef int every_lead_loses(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+    """With a trump suit: 1 when whatever h leads, the opponents win the
+    trick with the top card of the suit (a trump lead: the top trump; a
+    side suit: its top card, partner unable to ruff), else 0."""
+    cdef int t = c.trump, s, o, p = (h + 2) & 3
+    cdef uint32_t pres
+    cdef uint64_t w = 0
+    for s in range(4):
+        if not c.hand[h][s]:
+            continue
+        pres = present(c, s)
+        o = owner(c, s, highbit(pres))
+        if (o & 1) == (h & 1):
+            return 0
+        if s != t and not c.hand[p][s] and c.hand[p][t]:
+            return 0
+        w |= (<uint64_t> (1u << highbit(pres))) << (16 * s)
+    wq[0] = w
+    return 1
+
+
 cdef int other_tricks(Ctx* c, int h, uint64_t* wq, int enough) noexcept nogil:
     """Sure tricks for the side not on lead (h leads).  Only whether the
     count reaches `enough` matters to the caller: below it, the count may
@@ -506,6 +527,8 @@ cdef int other_tricks(Ctx* c, int h, uint64_t* wq, int enough) noexcept nogil:
         if q2 > q:
             q = q2
             wq[0] = 0
+        if q == 0:
+            q = every_lead_loses(c, h, wq)
         return q
     # No-trump: whatever h leads, an opponent holds the top card of that
     # suit and wins the trick, then cashes its own top cards.  The count is
