@@ -631,7 +631,7 @@ def _fmt_count(n: Optional[float]) -> str:
 
 
 def _fmt_tables(reports: Sequence[SetReport]) -> str:
-    """``64 MB`` or ``64 MB (exchange 256 MB)``: the table sizes used."""
+    """``64 MB`` or ``64 MB (exchange 512 MB)``: the table sizes used."""
     plain = [r.tt_mb for r in reports if r.name not in GENERATED_SETS]
     main = plain[0] if plain else reports[0].tt_mb
     other = [f"{r.name} {r.tt_mb:g} MB" for r in reports if r.tt_mb != main]

@@ -24,11 +24,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from whist_solve.bid import BID_TT_MB
 from whist_solve.cards import JOKERS, SEATS, Position, WhistError, format_hand, sort_cards
 
 from . import render
 
-DEFAULT_BID_TT_MB = 256   # keeps of one option share the table: a big one pays
+DEFAULT_BID_TT_MB = BID_TT_MB   # keeps of one option share the table: a big one pays
 
 
 def _main():

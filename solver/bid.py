@@ -38,7 +38,8 @@ How it avoids solving the C(18, 6) = 18,564 keeps one by one:
 
 Measured (seeds 0-39 of :func:`random_deal`, all ten options): a perfect
 keep order, with the best keep first, would search only 7% fewer nodes; on
-the slowest options a 1 GB table searched exactly as many nodes as 256 MB.
+the slowest options a 1 GB table searched exactly as many nodes as 256 MB
+(before the table's entries were split into lists).
 Almost all the work is refuting keeps at the final target.
 
 Bids (SPEC §1): a bid of 1 to 7 promises bid + 6 books; at equal numbers
@@ -70,8 +71,9 @@ BOOKS_FOR_LEVEL = 6    # a bid of L promises L + 6 books
 # Table size of the solvers made here.  The keeps of one option share the
 # table; a full table is emptied, which throws the shared bounds away, so a
 # big one pays (on a slow no-trump deal 256 MB searched 3x fewer nodes than
-# 64 MB).
-BID_TT_MB = 256
+# 64 MB, and the slowest of 40 seeded deals fills 90% of 256 MB: 512 MB
+# leaves room for harder ones).  Memory is touched as the table fills.
+BID_TT_MB = 512
 
 
 # --------------------------------------------------------------------------
