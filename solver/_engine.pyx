@@ -27,7 +27,7 @@ from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, TTPage, TTSlot, JO
                      MAXMOVES, NSUITS, CUTBITS)
 
 cdef enum:
-    PROBE_LEFT = 9    # probe every lead's trick before searching with this many tricks left
+    PROBE_LEFT = 10    # probe every lead's trick before searching with this many tricks left
 from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
 
 cdef extern from *:
