@@ -27,7 +27,13 @@ from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, TTPage, TTSlot, JO
                      MAXMOVES, NSUITS, CUTBITS)
 
 cdef enum:
-    PROBE_LEFT = 10    # probe every lead's trick before searching with this many tricks left
+    # Leads' tricks are probed before searching with at least this many
+    # tricks left: 10 in a deal of 13 tricks, 9 in shorter ones (measured:
+    # on 13-card tables 10 searches 3% more nodes than 9 but runs 4.6%
+    # fewer instructions; on 12-card bid whist deals 9 searches 7% fewer
+    # nodes than 10 for about the same instructions).
+    PROBE_LEFT_FULL = 10
+    PROBE_LEFT = 9
 from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
 
 cdef extern from *:
@@ -1129,7 +1135,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     if n > 1:
         ckey = cut_key(c, target)
         cut_first(c, ply, n, ckey)
-        if k == 0 and st.left >= PROBE_LEFT:
+        if k == 0 and st.left >= c.probe_left:
             promote_probed_leads(c, target, ply, n)
     wacc = 0
     minrel[0] = 0
@@ -1234,6 +1240,7 @@ cdef class Core:
         if self.c == NULL:
             raise MemoryError()
         self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
+        self.c.probe_left = PROBE_LEFT
         if tt_init(&self.c.tt, tt_bytes) != 0 or self.c.cut == NULL:
             tt_free(&self.c.tt)
             free(self.c.cut)
@@ -1320,6 +1327,7 @@ cdef class Core:
             c.hand[(leader + i) & 3][s] |= 1 << b
         c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
             + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
+        c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
         c.hash = 0
         for h in range(4):
             for s in range(5):

@@ -94,3 +94,4 @@ cdef struct Ctx:
     uint64_t hash               # Zobrist hash of who holds which card, updated by play/unplay
     uint64_t zob[4][5][16]      # random keys: seat x suit x power
     CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position
+    int probe_left              # leads' tricks are probed with at least this many tricks left
