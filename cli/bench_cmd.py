@@ -42,6 +42,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from whist_solve.bid import BID_TT_MB
+from whist_solve.cards import SEATS, STRAINS
+from whist_solve.engine import DEFAULT_TT_MB
+
 SET_NAMES = ("random", "downtown", "bid", "endings", "hard", "exchange")
 # The sets generated from seeds rather than read from benchmarks/data.
 GENERATED_SETS = ("exchange",)
@@ -51,11 +55,8 @@ GENERATED_SETS = ("exchange",)
 EXCHANGE_SEEDS = tuple(range(10))
 GENERATED_DESCRIPTION = {
     "exchange": f"whist_solve.bid.random_deal(seed), seeds {EXCHANGE_SEEDS[0]}-{EXCHANGE_SEEDS[-1]}"}
-EXCHANGE_TT_MB = 256         # as `whist-solve bid` (whist_solve.bid.BID_TT_MB)
-STRAINS = ("S", "H", "D", "C", "NT")
-SEATS = ("N", "E", "S", "W")
+EXCHANGE_TT_MB = BID_TT_MB   # as `whist-solve bid`
 DOWN_TO_UP = dict(zip("KQJT98765432A", "23456789TJQKA"))
-DEFAULT_TT_MB = 64           # table of the position sets
 DEFAULT_THRESHOLD = 10.0      # percent slower than the baseline = regression
 BASELINE_FORMAT = "whist-solve-bench/1"
 SIGNATURE_FORMAT = "whist-solve-node-signature/1"
@@ -108,7 +109,7 @@ class Task:
     the exchange, ``kitty``, ``bidder``)."""
 
     label: str
-    kind: str                      # "table" | "value"
+    kind: str                      # "table" | "value" | "exchange"
     hands: list                    # N E S W: lists of card names (cards still held)
     ranking: str = "up"
     trump: Optional[str] = None    # value: 'S'..'C' or None (no-trump)
@@ -233,7 +234,7 @@ def solve_task_best_of(solver, item) -> Solved:
     return best
 
 
-def solve_tasks(tasks: Sequence[Task], jobs: int = 1, tt_mb: float = 64, solver=None,
+def solve_tasks(tasks: Sequence[Task], jobs: int = 1, tt_mb: float = DEFAULT_TT_MB, solver=None,
                 on_done=None, repeat: int = 1) -> Tuple[List[Solved], float]:
     """Solve every task (``jobs`` processes; each ``repeat`` times, the
     fastest kept); returns the results in order and the wall time."""
@@ -587,7 +588,7 @@ def _check_signature_value(case: dict, value: int) -> None:
 REGEN_COMMAND = "python -m whist_solve.cli.bench_cmd --regen-signature"
 
 
-def regen_signature(path: Optional[Path] = None, tt_mb: float = 64) -> Path:
+def regen_signature(path: Optional[Path] = None, tt_mb: float = DEFAULT_TT_MB) -> Path:
     path = Path(path) if path else signature_path()
     cases = []
     for case in signature_cases():
@@ -779,7 +780,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
             # One process: DDS solves each deal right after ours, so that a
             # change in the machine's speed during the run touches both.
             t = rep.tasks[done[0]]
-            if worker is not None and jobs <= 1 and t.dds_ok and t.kind != "exchange":
+            if worker is not None and jobs <= 1 and t.dds_ok:
                 dds_done[(ri, done[0])] = worker.solve(t, repeat)
             done[0] += 1
         if jobs <= 1:
@@ -962,7 +963,7 @@ def _main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m whist_solve.cli.bench_cmd",
                                  description="Regenerate the node-count signature of the search.")
     ap.add_argument("--regen-signature", action="store_true", required=True)
-    ap.add_argument("--tt-mb", type=float, default=64)
+    ap.add_argument("--tt-mb", type=float, default=DEFAULT_TT_MB)
     ap.add_argument("--out", type=Path, default=None, help=f"default: {signature_path()}")
     args = ap.parse_args(argv)
     path = regen_signature(args.out, args.tt_mb)

@@ -29,7 +29,6 @@ from whist_solve.cards import JOKERS, SEATS, Position, WhistError, format_hand, 
 
 from . import render
 
-DEFAULT_BID_TT_MB = BID_TT_MB   # keeps of one option share the table: a big one pays
 
 
 def _main():
@@ -100,12 +99,8 @@ def bid(
 ) -> None:
     m = _main()
     run = m.Run(json_out)
-    solver = None
-    for where, board in run.boards(files):
-        with run.guard(where, board):
-            if solver is None:
-                solver = m._make_solver(tt_mb)
-            _bid_board(run, solver, where, board, bidder, min_bid_3)
+    run.each_board(files, tt_mb, lambda solver, where, board:
+                   _bid_board(run, solver, where, board, bidder, min_bid_3))
     m._finish(run)
 
 
@@ -199,14 +194,12 @@ def check(
         if fixed.passed or not 1 <= fixed.level <= 7:
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
     run = m.Run(json_out)
-    solver = None
-    for where, board in run.boards(files):
-        with run.guard(where, board):
-            if solver is None:
-                solver = m._make_solver(tt_mb)
-            ok = _check_board(run, solver, where, board, fixed, bidder)
-            if not ok:
-                run.status = max(run.status, m.EXIT_NEGATIVE)
+
+    def handle(solver, where, board):
+        if not _check_board(run, solver, where, board, fixed, bidder):
+            run.status = max(run.status, m.EXIT_NEGATIVE)
+
+    run.each_board(files, tt_mb, handle)
     m._finish(run)
 
 
@@ -310,7 +303,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = m.JSON_OPT,
         min_bid_3: bool = typer.Option(False, "--min-bid-3",
                                        help="Variant: the lowest bid is 3 (9 books)."),
-        tt_mb: int = typer.Option(DEFAULT_BID_TT_MB, "--tt-mb", min=1,
+        tt_mb: int = typer.Option(BID_TT_MB, "--tt-mb", min=1,
                                   help="Size of the transposition table in MB."),
     ) -> None:
         """Bid whist: the bidder's best exchange with the kitty for each of
@@ -336,7 +329,7 @@ def register(app: typer.Typer) -> None:
                                              metavar="N|E|S|W",
                                              help="The bidder (overrides the Bidder tag)."),
         json_out: bool = m.JSON_OPT,
-        tt_mb: int = typer.Option(DEFAULT_BID_TT_MB, "--tt-mb", min=1,
+        tt_mb: int = typer.Option(BID_TT_MB, "--tt-mb", min=1,
                                   help="Size of the transposition table in MB."),
     ) -> None:
         """Bid whist: is [bold]--contract[/] makeable for the bidder with the

@@ -29,6 +29,7 @@ from typer.core import TyperGroup
 
 from whist_solve.cards import (JOKERS, SEATS, STRAINS, Position, WhistError,
                                format_hand, full_deck)
+from whist_solve.engine import DEFAULT_TT_MB
 
 from . import render
 
@@ -154,7 +155,7 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=_seat_option, metavar
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
-TT_OPT = typer.Option(64, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")
 JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
                         help="Solve the boards on this many processes (results keep the file's order).")
 
@@ -316,6 +317,17 @@ class Run:
                         continue
                     yield where, board
                     self.advance()
+
+    def each_board(self, files, tt_mb: int, handle) -> None:
+        """`handle(solver, where, board)` for every board read without
+        problems, one after the other, with one solver made at the first
+        board; a board's failure is reported and the next board goes on."""
+        solver = None
+        for where, board in self.boards(files):
+            with self.guard(where, board):
+                if solver is None:
+                    solver = _make_solver(tt_mb)
+                handle(solver, where, board)
 
     @contextmanager
     def guard(self, where: str, board=None):

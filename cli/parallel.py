@@ -41,10 +41,12 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from whist_solve.engine import DEFAULT_TT_MB
+
 __all__ = ["map_boards", "default_jobs", "worker_solver"]
 
 _SOLVER = None          # the worker process's Solver
-_TT_MB = 64
+_TT_MB = DEFAULT_TT_MB
 
 
 def default_jobs() -> int:
@@ -78,7 +80,7 @@ def _call(func: Callable, item: Any) -> Any:
 
 
 def map_boards(func: Callable[[Any, Any], Any], items: Iterable[Any], jobs: int = 1, *,
-               tt_mb: float = 64, solver=None, return_exceptions: bool = False,
+               tt_mb: float = DEFAULT_TT_MB, solver=None, return_exceptions: bool = False,
                window: int = 2) -> Iterator[Any]:
     """Yield ``func(solver, item)`` for each item, in input order, using
     ``jobs`` processes (see the module's documentation)."""

@@ -257,17 +257,15 @@ def run_puzzles(paths, trump, ranking, leader, json_out: bool, tt_mb: int) -> No
     files, problems = expand_paths(paths)
     for p in problems:
         run.error("", p)
-    solver = None
-    for where, board in run.boards(files):
-        with run.guard(where, board):
-            if solver is None:
-                solver = m._make_solver(tt_mb)
-            ok = _puzzle_board(run, m, solver, where, board, trump, ranking, leader)
-            if ok:
-                tally.solved += 1
-            else:
-                tally.failed += 1
-                tally.failures.append(where)
+
+    def handle(solver, where, board):
+        if _puzzle_board(run, m, solver, where, board, trump, ranking, leader):
+            tally.solved += 1
+        else:
+            tally.failed += 1
+            tally.failures.append(where)
+
+    run.each_board(files, tt_mb, handle)
     elapsed = time.monotonic() - start
     _summary(run, tally, elapsed)
     status = run.status
