@@ -25,3 +25,14 @@ def run(args, input=None):
 def json_lines(result):
     """The JSON objects a --json run printed, one per line."""
     return [json.loads(ln) for ln in result.stdout.splitlines() if ln.strip()]
+
+
+def board(label, deal, *tags, play=None):
+    """The PBN text of one board: its Board and Deal tags, the other tags
+    given (whole lines), then a Play section if any."""
+    text = f'[Board "{label}"]\n[Deal "{deal}"]\n'
+    for t in tags:
+        text += t + "\n"
+    if play:
+        text += play + "\n"
+    return text + "\n"

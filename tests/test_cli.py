@@ -14,7 +14,7 @@ import pytest
 from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
 
 typer_testing = pytest.importorskip("typer.testing")
-from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
+from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 app = main_mod.app
 
@@ -35,15 +35,6 @@ GOOD = f"""
 [Trump "NT"]
 [Leader "N"]
 """
-
-
-def board(label, deal, *tags, play=None):
-    text = f'[Board "{label}"]\n[Deal "{deal}"]\n'
-    for t in tags:
-        text += t + "\n"
-    if play:
-        text += play + "\n"
-    return text + "\n"
 
 
 @pytest.fixture

@@ -66,25 +66,16 @@ def _opening_lead_check(hands, strain, ranking, leader):
     assert dict(r.cards) == want, f"{strain} {ranking} {'NESW'[leader]} leads: {spot.describe()}"
 
 
-@pytest.mark.parametrize("seed", UP_SEEDS)
-def test_full_table_uptown(seed):
+@pytest.mark.parametrize("seed,ranking", [(s, "up") for s in UP_SEEDS] + [(s, "down") for s in DOWN_SEEDS])
+def test_full_table(seed, ranking):
     hands = random_deal(seed)
-    want = dds_full_table(hands, "up")
-    got = dd_table(hands, strains=STRAINS, rankings=("up",))
+    want = dds_full_table(hands, ranking)
+    got = dd_table(hands, strains=STRAINS, rankings=(ranking,))
     for strain in STRAINS:
-        assert got[strain]["up"] == want[strain], f"seed {seed} strain {strain}: engine {got[strain]['up']}, DDS {want[strain]}"
+        assert got[strain][ranking] == want[strain], \
+            f"seed {seed} {ranking} strain {strain}: engine {got[strain][ranking]}, DDS {want[strain]}"
     # and the value of every opening lead, for one strain and leader
-    _opening_lead_check(hands, STRAINS[seed % 5], "up", seed % 4)
-
-
-@pytest.mark.parametrize("seed", DOWN_SEEDS)
-def test_full_table_downtown(seed):
-    hands = random_deal(seed)
-    want = dds_full_table(hands, "down")
-    got = dd_table(hands, strains=STRAINS, rankings=("down",))
-    for strain in STRAINS:
-        assert got[strain]["down"] == want[strain], f"seed {seed} strain {strain}: engine {got[strain]['down']}, DDS {want[strain]}"
-    _opening_lead_check(hands, STRAINS[seed % 5], "down", seed % 4)
+    _opening_lead_check(hands, STRAINS[seed % 5], ranking, seed % 4)
 
 
 # ---------------------------------------------------------------- endings

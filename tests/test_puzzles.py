@@ -16,7 +16,7 @@ import pytest
 from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
 
 typer_testing = pytest.importorskip("typer.testing")
-from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
+from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
 main_mod = pytest.importorskip("whist_solve.cli.main")
 app = main_mod.app
 
@@ -26,15 +26,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUZZLES_DIR = os.path.join(ROOT, "puzzles")
 PUZZLE_FILES = sorted(glob.glob(os.path.join(PUZZLES_DIR, "*.pbn")))
 GOAL_RE = re.compile(r'\[Goal "(NS|EW) (\d+)"\]')
-
-
-def board(label, deal, *tags, play=None):
-    text = f'[Board "{label}"]\n[Deal "{deal}"]\n'
-    for t in tags:
-        text += t + "\n"
-    if play:
-        text += play + "\n"
-    return text + "\n"
 
 
 # --------------------------------------------------------------------------
