@@ -965,22 +965,20 @@ cdef int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexcept nogi
         return 1
     if st.ns_won + st.left < target:
         return 0
-    if want >= 0 and want != ns_turn:
-        pass                    # the side on lead's sure tricks can't give `want`
-    elif ns_turn:
-        q = quick_tricks(c, h, w, target - st.ns_won)
-    else:
-        q = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
-    if want >= 0 and want != ns_turn:
-        pass
-    elif ns_turn:
-        if st.ns_won + q >= target:
-            return 1
-    elif st.ns_won + st.left - q < target:
-        return 0
-    if want >= 0 and want == ns_turn:
-        w[0] = 0
-        return -1               # the other side's sure tricks can't give `want`
+    # the side on lead's sure tricks can only answer in its favour, the
+    # other side's in theirs
+    if want < 0 or want == ns_turn:
+        if ns_turn:
+            q = quick_tricks(c, h, w, target - st.ns_won)
+            if st.ns_won + q >= target:
+                return 1
+        else:
+            q = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
+            if st.ns_won + st.left - q < target:
+                return 0
+        if want >= 0:
+            w[0] = 0
+            return -1
     if ns_turn:
         q = other_tricks(c, h, w, st.ns_won + st.left - target + 1)
     else:
