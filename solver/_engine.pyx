@@ -34,6 +34,11 @@ cdef enum:
     # nodes than 10 for about the same instructions).
     PROBE_LEFT_FULL = 10
     PROBE_LEFT = 9
+    # With at least this many tricks left the table is asked before the
+    # sure-trick bounds (measured on three random deals: 7.7% fewer
+    # instructions than bounds first for 1.5% more nodes; deeper, most
+    # lead nodes are answered by the bounds, which cost less).
+    TT_FIRST = 5
 from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
 
 cdef extern from *:
@@ -689,6 +694,8 @@ cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
     if t >= 0 and popc(my) >= 2 and popc(rh) >= 2:
         if ((my & a) and (rh & kk)) or ((my & kk) and (rh & a) and not (ours & q)):
             return -20             # a free finesse for RHO
+    if (pd & a) and lh and rh:
+        return 62                  # partner holds the top card
     if lh and rh and popc(ours & (a | kk | q)) >= 2:
         return 60                  # a strong suit
     if (t >= 0 and not pd and lh and rh and c.hand[p][t]
@@ -719,10 +726,14 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
                 cls = lead_class(c, h, s)
                 s0 = s
             my = c.hand[h][s]
-            if s != JOKERS and b == highbit(my):
-                sc = cls * 4 + 2
+            if s != JOKERS and cls > -60 and is_top(c, h, s, b):
+                # a sure winner unless ruffed: cash it first within its
+                # class, and before the low-class suits
+                sc = (cls if cls > 1 else 1) * 4 + 3
+            elif s != JOKERS and b == highbit(my):
+                sc = cls * 4 + (1 if cls == 70 else 2)   # partner ruffs: the low card first
             elif s != JOKERS and b == lowbit(my):
-                sc = cls * 4 + 1
+                sc = cls * 4 + (2 if cls == 70 else 1)
             else:
                 sc = cls * 4 - 200 - b
             mv[i].score = sc
@@ -780,7 +791,9 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
         elif s == JOKERS:
             sc = 260                         # a joker is the perfect discard at no-trump
         elif b == lowbit(my):
-            sc = 200 + popc(my)              # bottom card of the longest suit first
+            # the bottom card of the longest suit first, from a suit
+            # partner is void in a little sooner
+            sc = 200 + popc(my) + (0 if c.hand[p][s] else 2)
         else:
             sc = -b
         mv[i].score = sc
@@ -1114,16 +1127,23 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     c.nodes += 1
     c.nodes_at[st.left & 15] += 1
     if k == 0:
+        need = target - st.ns_won
+        if st.left >= TT_FIRST and need > 0 and need <= st.left:
+            trick_key(c, &key, &key2, own)
+            r = tt_probe(&c.tt, key, key2, own, need, msk)
+            if r >= 0:
+                c.w[ply] = pattern_cards(c, msk)
+                return r
         r = bounds_at_lead(c, target, &wq, -1)
         if r >= 0:
             c.w[ply] = wq
             return r
-        need = target - st.ns_won
-        trick_key(c, &key, &key2, own)
-        r = tt_probe(&c.tt, key, key2, own, need, msk)
-        if r >= 0:
-            c.w[ply] = pattern_cards(c, msk)
-            return r
+        if st.left < TT_FIRST:
+            trick_key(c, &key, &key2, own)
+            r = tt_probe(&c.tt, key, key2, own, need, msk)
+            if r >= 0:
+                c.w[ply] = pattern_cards(c, msk)
+                return r
     elif k == 1:
         r = second_hand_bound(c, target, &wq)
         if r >= 0:
