@@ -119,6 +119,8 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     c.saved[ply] = st[0]
     c.hand[h][s] &= ~(1 << b)
     c.hash ^= c.zob[h][s][b]
+    c.lenkey -= c.lenstep[h][s]
+    c.jokkey -= c.jokstep[h][s]
     st.tsuit[k] = s
     st.tbit[k] = b
     if k == 0:
@@ -167,6 +169,8 @@ cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
     h = (c.st.leader + c.st.nplayed) & 3
     c.hand[h][s] |= (1 << b)
     c.hash ^= c.zob[h][s][b]
+    c.lenkey += c.lenstep[h][s]
+    c.jokkey += c.jokstep[h][s]
 
 
 # ---------------------------------------------------------------------------
@@ -604,6 +608,35 @@ cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
         s1[0] = NSUITS
 
 
+cdef int follow_mode(Ctx* c, int h, int k) noexcept nogil:
+    """How seat h, holding the led suit, orders its cards: 0 lowest first;
+    1 the cheapest card that wins first; 2 the highest winner first."""
+    cdef TrickState* st = &c.st
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3
+    cdef int wseat = (st.leader + st.winpos) & 3
+    cdef int wsuit = st.tsuit[st.winpos]
+    cdef int wbit = st.tbit[st.winpos]
+    cdef int last = k == 3
+    cdef uint32_t lh = c.hand[lho][st.led]
+    cdef uint32_t pd = c.hand[p][st.led]
+    cdef uint32_t my = c.hand[h][st.led]
+    cdef uint32_t higher
+    if wsuit != st.led or highbit(my) <= wbit:
+        return 0                   # cannot win the trick
+    if wseat == p and (last or not lh or wbit > highbit(lh)
+                       or (lh & ~((2u << wbit) - 1)) == (lh & ~((2u << highbit(my)) - 1))):
+        return 0                   # partner wins it anyway
+    if k == 1 and pd and highbit(pd) > wbit and (
+            not lh or highbit(pd) > highbit(lh)
+            or (highbit(lh) > highbit(pd | my)
+                and (lh & ~((2u << highbit(pd)) - 1)) == (lh & ~((2u << highbit(my)) - 1)))):
+        return 0                   # second hand low: partner covers
+    higher = my & ~((2u << wbit) - 1)
+    if last or not lh or lowbit(higher) > highbit(lh):
+        return 1
+    return 2
+
+
 cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     """Fill c.moves[ply] with one card of every run of equivalent legal
     cards, best first.  Returns how many."""
@@ -611,10 +644,47 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
-    cdef int n = 0, s, b, s0, s1, i, j
-    cdef uint32_t mine, pres, x, below
+    cdef int n = 0, s, b, s0, s1, i, j, mode
+    cdef uint32_t mine, pres, x, below, win
     cdef Move tmp
     playable_suits(c, h, &s0, &s1)
+    if k > 0 and s1 == s0 + 1:
+        # following suit: the order comes straight from the ranks
+        s = s0
+        mine = c.hand[h][s]
+        pres = present(c, s)
+        for i in range(k):
+            if st.tsuit[i] == s:
+                pres |= 1u << st.tbit[i]
+        x = ws_pext(mine, pres)
+        x = ws_pdep(x & ~(x << 1), pres)
+        mode = follow_mode(c, h, k)
+        if mode == 0:
+            win = 0
+        else:
+            win = x & ~((2u << st.tbit[st.winpos]) - 1)
+            x &= ~win
+        if mode == 2:
+            while win:
+                b = highbit(win)
+                win &= ~(1u << b)
+                mv[n].suit = s
+                mv[n].bit = b
+                n += 1
+        else:
+            while win:
+                b = lowbit(win)
+                win &= win - 1
+                mv[n].suit = s
+                mv[n].bit = b
+                n += 1
+        while x:
+            b = lowbit(x)
+            x &= x - 1
+            mv[n].suit = s
+            mv[n].bit = b
+            n += 1
+        return n
     for s in range(s0, s1):
         mine = c.hand[h][s]
         if not mine:
@@ -744,36 +814,6 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
     partner_win = wseat == p
     last = k == 3
     lh = c.hand[lho][st.led]
-    pd = c.hand[p][st.led]
-    my = c.hand[h][st.led]
-    if my:
-        # following suit: mode 0 low first; 1 cheapest winner first; 2 highest winner first
-        if wsuit != st.led or highbit(my) <= wbit:
-            mode = 0
-        elif partner_win and (last or not lh or wbit > highbit(lh)
-                              or (lh & ~((2u << wbit) - 1)) == (lh & ~((2u << highbit(my)) - 1))):
-            mode = 0
-        elif k == 1 and pd and highbit(pd) > wbit and (
-                not lh or highbit(pd) > highbit(lh)
-                or (highbit(lh) > highbit(pd | my)
-                    and (lh & ~((2u << highbit(pd)) - 1)) == (lh & ~((2u << highbit(my)) - 1)))):
-            mode = 0
-        else:
-            higher = my & ~((2u << wbit) - 1)
-            if last or not lh or lowbit(higher) > highbit(lh):
-                mode = 1
-            else:
-                mode = 2
-        for i in range(n):
-            b = mv[i].bit
-            if mode == 0:
-                sc = 100 - b
-            elif b > wbit:
-                sc = (200 - b) if mode == 1 else (200 + b)
-            else:
-                sc = 100 - b
-            mv[i].score = sc
-        return
     # void in the led suit: ruff, or discard
     for i in range(n):
         s = mv[i].suit
@@ -806,23 +846,17 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own)
     """Key (suit lengths, leader) and owner strings of the position at a
     trick boundary.  The owner string of a suit has two bits per card still
     in play, lowest card first: the seat that holds it."""
-    cdef int h, s
-    cdef uint64_t k = 0
-    cdef uint16_t k2 = 0x8000 | c.st.leader
+    cdef int s
     cdef uint32_t pres, lo, hi
     own[0] = 0
     own[1] = 0
-    for h in range(4):
-        for s in range(4):
-            k |= (<uint64_t> popc(c.hand[h][s])) << (16 * h + 4 * s)
-        k2 |= popc(c.hand[h][JOKERS]) << (2 + 2 * h)
     for s in range(4):
         pres = present(c, s)
         lo = ws_pext(c.hand[1][s] | c.hand[3][s], pres)
         hi = ws_pext(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (ws_spread(lo) | (ws_spread(hi) << 1))) << (32 * (s & 1))
-    key[0] = k
-    key2[0] = k2
+    key[0] = c.lenkey
+    key2[0] = 0x8000 | c.st.leader | c.jokkey
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -1275,6 +1309,10 @@ cdef class Core:
                     x ^= x >> 7
                     x ^= x << 17
                     self.c.zob[h][s][b] = x
+                if s < 4:
+                    self.c.lenstep[h][s] = (<uint64_t> 1) << (16 * h + 4 * s)
+                else:
+                    self.c.jokstep[h][s] = 1 << (2 + 2 * h)
 
     def __dealloc__(self):
         if self.c != NULL:
@@ -1352,6 +1390,12 @@ cdef class Core:
                 for b in range(16):
                     if (c.hand[h][s] >> b) & 1:
                         c.hash ^= c.zob[h][s][b]
+        c.lenkey = 0
+        c.jokkey = 0
+        for h in range(4):
+            for s in range(5):
+                c.lenkey += popc(c.hand[h][s]) * c.lenstep[h][s]
+                c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
         for i in range(k):
             s, b = trick[i]
             play(c, s, b, 0)
