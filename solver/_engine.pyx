@@ -800,10 +800,12 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
                 # a sure winner unless ruffed: cash it first within its
                 # class, and before the low-class suits
                 sc = (cls if cls > 1 else 1) * 4 + 3
-            elif s != JOKERS and b == highbit(my):
-                sc = cls * 4 + (1 if cls == 70 else 2)   # partner ruffs: the low card first
             elif s != JOKERS and b == lowbit(my):
-                sc = cls * 4 + (2 if cls == 70 else 1)
+                # then the low card (measured: better in every class but
+                # the two where the opponents profit from the lead)
+                sc = cls * 4 + (2 if cls >= 0 else 1)
+            elif s != JOKERS and b == highbit(my):
+                sc = cls * 4 + (1 if cls >= 0 else 2)
             else:
                 sc = cls * 4 - 200 - b
             mv[i].score = sc
