@@ -770,7 +770,7 @@ cdef int lead_class(Ctx* c, int h, int s) noexcept nogil:
         return 60                  # a strong suit
     if (t >= 0 and not pd and lh and rh and c.hand[p][t]
             and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (my & a and popc(my) == 1)):
-        return 70                  # partner ruffs
+        return 45                  # partner ruffs
     if not pd or not lh or not rh:
         return 30
     return 40
@@ -807,7 +807,7 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
             elif s != JOKERS and b == highbit(my):
                 sc = cls * 4 + (1 if cls >= 0 else 2)
             else:
-                sc = cls * 4 - 200 - b
+                sc = cls * 4             # a middle card: after the top and the low one
             mv[i].score = sc
         return
     wseat = (st.leader + st.winpos) & 3
@@ -829,7 +829,7 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
             elif last or lh or not c.hand[lho][t]:
                 sc = 300 - b                 # the lowest trump wins
             else:
-                sc = 280 - b
+                sc = 280 + b                 # LHO may overruff: ruff high
         elif s == JOKERS:
             sc = 260                         # a joker is the perfect discard at no-trump
         elif b == lowbit(my):
