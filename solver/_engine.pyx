@@ -118,7 +118,6 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     cdef int i, ws, wp, winner, byrank
     c.saved[ply] = st[0]
     c.hand[h][s] &= ~(1 << b)
-    c.hash ^= c.zob[h][s][b]
     c.lenkey -= c.lenstep[h][s]
     c.jokkey -= c.jokstep[h][s]
     st.tsuit[k] = s
@@ -168,7 +167,6 @@ cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
     c.st = c.saved[ply]
     h = (c.st.leader + c.st.nplayed) & 3
     c.hand[h][s] |= (1 << b)
-    c.hash ^= c.zob[h][s][b]
     c.lenkey += c.lenstep[h][s]
     c.jokkey += c.jokstep[h][s]
 
@@ -1301,16 +1299,9 @@ cdef class Core:
             free(self.c)
             self.c = NULL
             raise MemoryError("cannot allocate the transposition table")
-        # fixed keys: node counts are the same from run to run
-        cdef uint64_t x = 0x2545F4914F6CDD1DULL
-        cdef int h, s, b
+        cdef int h, s
         for h in range(4):
             for s in range(5):
-                for b in range(16):
-                    x ^= x << 13
-                    x ^= x >> 7
-                    x ^= x << 17
-                    self.c.zob[h][s][b] = x
                 if s < 4:
                     self.c.lenstep[h][s] = (<uint64_t> 1) << (16 * h + 4 * s)
                 else:
@@ -1386,12 +1377,6 @@ cdef class Core:
         c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
             + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
         c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
-        c.hash = 0
-        for h in range(4):
-            for s in range(5):
-                for b in range(16):
-                    if (c.hand[h][s] >> b) & 1:
-                        c.hash ^= c.zob[h][s][b]
         c.lenkey = 0
         c.jokkey = 0
         for h in range(4):

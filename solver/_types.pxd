@@ -74,7 +74,7 @@ cdef struct TTable:
 
 
 cdef struct CutEntry:
-    uint32_t check     # upper bits of the position hash, to tell positions apart
+    uint32_t check     # low bits of the cut-off key (its high bits pick the slot), to tell positions apart
     int8_t suit        # the card that last refuted or proved at this position
     int8_t bit         # (its power)
     uint16_t pad       # (padding)
@@ -91,11 +91,9 @@ cdef struct Ctx:
     uint64_t nodes              # nodes searched since the counter was reset
     uint64_t nodes_at[16]       # of which at each number of tricks left (profile)
     TTable tt                   # the transposition table
-    uint64_t hash               # Zobrist hash of who holds which card, updated by play/unplay
     uint64_t lenkey             # suit lengths of every hand (the table key, see TTSlot.key), updated by play/unplay
     uint16_t jokkey             # no-trump joker counts of every hand (2 bits each from bit 2), updated by play/unplay
     uint64_t lenstep[4][5]      # what a card of seat x suit adds to lenkey (0 for the jokers' suit)
     uint16_t jokstep[4][5]      # what a card of seat x suit adds to jokkey (0 but for the jokers' suit)
-    uint64_t zob[4][5][16]      # random keys: seat x suit x power
     CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position
     int probe_left              # leads' tricks are probed with at least this many tricks left
