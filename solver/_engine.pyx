@@ -921,15 +921,6 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
     return wout
 
 
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    x ^= x >> 31
-    x *= 0x7FB5D329728EA185ULL
-    x ^= x >> 27
-    x *= 0x81DADEF4BC2DD44DULL
-    x ^= x >> 33
-    return x
-
-
 cdef uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     """Key of the cut-off cache: what the choice of a card mostly depends
     on, so that one remembered card serves many similar positions.
@@ -969,7 +960,9 @@ cdef uint64_t cut_key(Ctx* c, int target) noexcept nogil:
             b |= (<uint64_t> ((st.leader + st.winpos) & 3)) << 20
             if c.trump >= 0:
                 b |= (<uint64_t> (st.tsuit[st.winpos] * 16 + st.tbit[st.winpos] + 1)) << 32
-    return mix64(a ^ mix64(b))
+    a ^= b * 0x9E3779B97F4A7C15ULL
+    a *= 0xD6E8FEB86659FD93ULL
+    return a ^ (a >> 29)
 
 
 cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
