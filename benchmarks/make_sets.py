@@ -4,6 +4,7 @@
     python benchmarks/make_sets.py random bid   # only these sets
     python benchmarks/make_sets.py --check      # do the files match the seeds?
     python benchmarks/make_sets.py --search-hard 150   # re-run the hard-deal search
+    python benchmarks/make_sets.py --random 2026 30 > r2026.pbn   # any other seeded set
 
 The sets (one PBN file each; ``whist-solve bench --set NAME`` runs them):
 
@@ -249,7 +250,17 @@ def main(argv: Optional[list] = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare the files with the seeds; exit 1 if they differ")
     ap.add_argument("--search-hard", type=int, metavar="N",
                     help="search N freak candidates for the slowest and print their indices")
+    ap.add_argument("--random", type=int, nargs=2, metavar=("SEED", "COUNT"),
+                    help="print COUNT random 52-card deals of that seed (as the random set) on stdout")
     args = ap.parse_args(argv)
+    if args.random:
+        seed, count = args.random
+        boards = [board_tags(f"random seed {seed}", i + 1, hands, Variant="classic")
+                  for i, hands in enumerate(random_deals(seed, count))]
+        lines = write_pbn(boards).split("\n")
+        sys.stdout.write("\n".join(lines[:2] + header(f"random seed {seed}", f"{count} random deals")
+                                   + lines[2:]))
+        return 0
     if args.search_hard:
         picks = search_hard(args.search_hard)
         print(f"HARD_PICKS = {picks}")

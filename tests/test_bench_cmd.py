@@ -139,3 +139,32 @@ def test_bench_exchange_compare_dds_does_not_apply(fast_exchange):
     assert r.exit_code == 0, r.output
     (s,) = json.loads(r.stdout.strip().splitlines()[-1])["sets"]
     assert "does not apply" in s["dds_note"] and "dds" not in s
+
+
+def _make_sets():
+    import importlib.util
+    path = os.path.join(os.path.dirname(DATA), "make_sets.py")
+    spec = importlib.util.spec_from_file_location("make_sets", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_make_sets_random_set_and_committed_files(capsys):
+    from whist_solve.pbn import read_pbn
+    make_sets = _make_sets()
+    assert make_sets.main(["--random", "2026", "3"]) == 0
+    text = capsys.readouterr().out
+    boards = read_pbn(text, "seed 2026")
+    assert len(boards) == 3
+    for b in boards:
+        b.check()
+        cards = [c for h in b.hands for c in h]
+        assert len(cards) == 52 and len(set(cards)) == 52
+    # the same seed gives the same deals; another seed others
+    assert make_sets.main(["--random", "2026", "3"]) == 0
+    assert capsys.readouterr().out == text
+    assert make_sets.main(["--random", "2027", "3"]) == 0
+    assert capsys.readouterr().out != text
+    # the committed sets are the ones their seeds give
+    assert make_sets.main(["--check"]) == 0
