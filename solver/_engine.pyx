@@ -826,6 +826,10 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
         if s == t:
             if partner_win and (last or (lh and wsuit == st.led and wbit > highbit(lh))):
                 sc = -b                      # partner wins: no need to ruff
+            elif (k == 1 and wsuit == st.led and c.hand[p][st.led] and lh
+                    and highbit(c.hand[p][st.led]) > wbit
+                    and highbit(c.hand[p][st.led]) > highbit(lh)):
+                sc = -b                      # second hand: partner, last, beats the led suit
             elif wsuit == t:
                 sc = (300 - b) if b > wbit else -b   # overruff cheaply
             elif last or lh or not c.hand[lho][t]:
