@@ -636,6 +636,33 @@ cdef int follow_mode(Ctx* c, int h, int k) noexcept nogil:
     return 2
 
 
+cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
+    """The lowest card of every run of seat h's cards in suit s, among the
+    cards in play (held, or played to the current trick's first k cards):
+    in relative ranks a card starts a run when the card below is not h's."""
+    cdef uint32_t pres = present(c, s)
+    cdef uint32_t x
+    cdef int i
+    for i in range(k):
+        if c.st.tsuit[i] == s:
+            pres |= 1u << c.st.tbit[i]
+    x = ws_pext(c.hand[h][s], pres)
+    return ws_pdep(x & ~(x << 1), pres)
+
+
+cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
+    """Append the cards of x in suit s to mv[n:], lowest first (highest
+    first with down); return the new count."""
+    cdef int b
+    while x:
+        b = highbit(x) if down else lowbit(x)
+        x &= ~(1u << b)
+        mv[n].suit = s
+        mv[n].bit = b
+        n += 1
+    return n
+
+
 cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     """Fill c.moves[ply] with one card of every run of equivalent legal
     cards, best first.  Returns how many."""
@@ -643,47 +670,20 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
-    cdef int n = 0, s, b, s0, s1, i, j, mode
-    cdef uint32_t mine, pres, x, below, win
+    cdef int n = 0, s, s0, s1, i, j, mode
+    cdef uint32_t mine, x, win
     cdef Move tmp
     playable_suits(c, h, &s0, &s1)
     if k > 0 and s1 == s0 + 1:
         # following suit: the order comes straight from the ranks
-        s = s0
-        mine = c.hand[h][s]
-        pres = present(c, s)
-        for i in range(k):
-            if st.tsuit[i] == s:
-                pres |= 1u << st.tbit[i]
-        x = ws_pext(mine, pres)
-        x = ws_pdep(x & ~(x << 1), pres)
+        x = run_starts(c, h, s0, k)
         mode = follow_mode(c, h, k)
-        if mode == 0:
-            win = 0
-        else:
+        if mode != 0:
+            # the cards that beat the card winning so far, first
             win = x & ~((2u << st.tbit[st.winpos]) - 1)
+            n = push_cards(mv, n, s0, win, mode == 2)
             x &= ~win
-        if mode == 2:
-            while win:
-                b = highbit(win)
-                win &= ~(1u << b)
-                mv[n].suit = s
-                mv[n].bit = b
-                n += 1
-        else:
-            while win:
-                b = lowbit(win)
-                win &= win - 1
-                mv[n].suit = s
-                mv[n].bit = b
-                n += 1
-        while x:
-            b = lowbit(x)
-            x &= x - 1
-            mv[n].suit = s
-            mv[n].bit = b
-            n += 1
-        return n
+        return push_cards(mv, n, s0, x, 0)
     for s in range(s0, s1):
         mine = c.hand[h][s]
         if not mine:
@@ -694,20 +694,7 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
             mv[n].bit = lowbit(mine)
             n += 1
             continue
-        pres = present(c, s)
-        for i in range(k):
-            if c.st.tsuit[i] == s:
-                pres |= 1u << c.st.tbit[i]
-        # the lowest card of every run of ours among the cards in play:
-        # in relative ranks a card starts a run when the card below is not ours
-        x = ws_pext(mine, pres)
-        x = ws_pdep(x & ~(x << 1), pres)
-        while x:
-            b = lowbit(x)
-            x &= x - 1
-            mv[n].suit = s
-            mv[n].bit = b
-            n += 1
+        n = push_cards(mv, n, s, run_starts(c, h, s, k), 0)
     score_moves(c, mv, n, h, k)
     # insertion sort, best first
     for i in range(1, n):
