@@ -609,7 +609,8 @@ cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
 
 cdef int follow_mode(Ctx* c, int h, int k) noexcept nogil:
     """How seat h, holding the led suit, orders its cards: 0 lowest first;
-    1 the cheapest card that wins first; 2 the highest winner first."""
+    1 the cheapest card that wins first; 2 the winners from the top down
+    (after the cheapest one that beats all the next hand's cards, if any)."""
     cdef TrickState* st = &c.st
     cdef int p = (h + 2) & 3, lho = (h + 1) & 3
     cdef int wseat = (st.leader + st.winpos) & 3
@@ -671,7 +672,7 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
     cdef int n = 0, s, s0, s1, i, j, mode
-    cdef uint32_t mine, x, win
+    cdef uint32_t mine, x, win, lhx, sure
     cdef Move tmp
     playable_suits(c, h, &s0, &s1)
     if k > 0 and s1 == s0 + 1:
@@ -681,6 +682,16 @@ cdef int gen_moves(Ctx* c, int ply) noexcept nogil:
         if mode != 0:
             # the cards that beat the card winning so far, first
             win = x & ~((2u << st.tbit[st.winpos]) - 1)
+            if mode == 2:
+                # the next hand holds higher cards: first the cheapest card
+                # that beats all of them, if any, then from the top down
+                lhx = c.hand[(h + 1) & 3][s0]
+                sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
+                sure &= 0u - sure
+                if sure:
+                    n = push_cards(mv, n, s0, sure, 0)
+                    win &= ~sure
+                    x &= ~sure
             n = push_cards(mv, n, s0, win, mode == 2)
             x &= ~win
         return push_cards(mv, n, s0, x, 0)
