@@ -782,7 +782,7 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
     cdef int p = (h + 2) & 3
     cdef int lho = (h + 1) & 3
     cdef int cls, wseat, wsuit, wbit, partner_win, last, s0
-    cdef uint32_t my, lh
+    cdef uint32_t my, lh, pd
     cdef TrickState* st = &c.st
     if k == 0 or st.led < 0:
         # leading (or free to choose after a joker lead at no-trump):
@@ -816,6 +816,7 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
     partner_win = wseat == p
     last = k == 3
     lh = c.hand[lho][st.led]
+    pd = c.hand[p][st.led]
     # void in the led suit: ruff, or discard
     for i in range(n):
         s = mv[i].suit
@@ -824,9 +825,8 @@ cdef void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
         if s == t:
             if partner_win and (last or (lh and wsuit == st.led and wbit > highbit(lh))):
                 sc = -b                      # partner wins: no need to ruff
-            elif (k == 1 and wsuit == st.led and c.hand[p][st.led] and lh
-                    and highbit(c.hand[p][st.led]) > wbit
-                    and highbit(c.hand[p][st.led]) > highbit(lh)):
+            elif (k == 1 and wsuit == st.led and pd and lh
+                    and highbit(pd) > wbit and highbit(pd) > highbit(lh)):
                 sc = -b                      # second hand: partner, last, beats the led suit
             elif wsuit == t:
                 sc = (300 - b) if b > wbit else -b   # overruff cheaply
@@ -1143,6 +1143,20 @@ cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogi
         mv[nh + i] = rest[i]
 
 
+cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t* key2,
+                             uint64_t* own) noexcept nogil:
+    """At a trick boundary: the table's answer to "N-S take `need` more
+    tricks?" (1, 0, or -1 unknown), with the cards of the deciding pattern
+    in c.w[ply]; the position's key is left in key, key2, own for a store."""
+    cdef uint64_t msk[2]
+    cdef int r
+    trick_key(c, key, key2, own)
+    r = tt_probe(&c.tt, key[0], key2[0], own, need, msk)
+    if r >= 0:
+        c.w[ply] = pattern_cards(c, msk)
+    return r
+
+
 cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     """1 if N-S can take `target` tricks in all (counting st.ns_won) from
     here, else 0.  Leaves in c.w[ply] the cards whose ranks decided it."""
@@ -1152,7 +1166,6 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int ns_turn = (h & 1) == 0
     cdef uint64_t wq, wacc, wc, key = 0, ckey = 0
     cdef uint64_t own[2]
-    cdef uint64_t msk[2]
     cdef uint16_t key2 = 0
     cdef int n, i, r, q, s, b, need
     cdef int minrel[5]
@@ -1161,21 +1174,19 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     c.nodes_at[st.left & 15] += 1
     if k == 0:
         need = target - st.ns_won
+        # the table first with many tricks left (where need is out of
+        # range the bounds answer at once), else the bounds first
         if st.left >= TT_FIRST and need > 0 and need <= st.left:
-            trick_key(c, &key, &key2, own)
-            r = tt_probe(&c.tt, key, key2, own, need, msk)
+            r = table_answer(c, need, ply, &key, &key2, own)
             if r >= 0:
-                c.w[ply] = pattern_cards(c, msk)
                 return r
         r = bounds_at_lead(c, target, &wq, -1)
         if r >= 0:
             c.w[ply] = wq
             return r
         if st.left < TT_FIRST:
-            trick_key(c, &key, &key2, own)
-            r = tt_probe(&c.tt, key, key2, own, need, msk)
+            r = table_answer(c, need, ply, &key, &key2, own)
             if r >= 0:
-                c.w[ply] = pattern_cards(c, msk)
                 return r
     elif k == 1:
         r = second_hand_bound(c, target, &wq)
