@@ -232,11 +232,15 @@ def build(name: str) -> list:
             "bid": make_bid, "endings": make_endings, "hard": make_hard}[name]()
 
 
+def pbn_text(boards: list, name: str, description: str) -> str:
+    """The PBN file of a set: its boards, with the set's comment lines after
+    the % PBN 2.1 / % EXPORT header."""
+    lines = write_pbn(boards).split("\n")
+    return "\n".join(lines[:2] + header(name, description) + lines[2:])
+
+
 def render(name: str) -> str:
-    text = write_pbn(build(name))
-    lines = text.split("\n")
-    # keep the % PBN 2.1 / % EXPORT header first
-    return "\n".join(lines[:2] + header(name, DESCRIPTIONS[name]) + lines[2:])
+    return pbn_text(build(name), name, DESCRIPTIONS[name])
 
 
 def path_of(name: str) -> str:
@@ -255,11 +259,10 @@ def main(argv: Optional[list] = None) -> int:
     args = ap.parse_args(argv)
     if args.random:
         seed, count = args.random
-        boards = [board_tags(f"random seed {seed}", i + 1, hands, Variant="classic")
+        name = f"random seed {seed}"
+        boards = [board_tags(name, i + 1, hands, Variant="classic")
                   for i, hands in enumerate(random_deals(seed, count))]
-        lines = write_pbn(boards).split("\n")
-        sys.stdout.write("\n".join(lines[:2] + header(f"random seed {seed}", f"{count} random deals")
-                                   + lines[2:]))
+        sys.stdout.write(pbn_text(boards, name, f"{count} random deals"))
         return 0
     if args.search_hard:
         picks = search_hard(args.search_hard)

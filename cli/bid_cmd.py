@@ -30,7 +30,6 @@ from whist_solve.cards import JOKERS, SEATS, Position, WhistError, format_hand, 
 from . import render
 
 
-
 def _main():
     from . import main
     return main
