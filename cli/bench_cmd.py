@@ -139,29 +139,37 @@ class Task:
         return [f"{self.trump or 'NT'} {SEATS[self.leader]}"]
 
 
-def tasks_from_boards(boards) -> List[Task]:
-    """Tasks of the boards of a PBN file (a bad board raises WhistError)."""
+def task_of_board(b) -> Task:
+    """The task of one board (a bad board raises WhistError)."""
+    from whist_solve.cards import WhistError
+    b.check()
+    try:
+        b.trump()
+    except WhistError:
+        return Task(b.label, "table", [list(h) for h in b.hands], b.ranking())
+    pos = b.position()
+    return Task(b.label, "value", [sorted(h) for h in pos.hands], pos.ranking,
+                pos.trump, pos.leader, tuple(pos.trick))
+
+
+def tasks_from_boards(boards, on_error=None) -> List[Task]:
+    """Tasks of the boards of a PBN file.  A bad board raises WhistError,
+    or with ``on_error`` is passed to ``on_error(error)`` and left out."""
     from whist_solve.cards import WhistError
     out = []
     for b in boards:
-        b.check()
-        has_trump = True
         try:
-            b.trump()
-        except WhistError:
-            has_trump = False
-        if has_trump:
-            pos = b.position()
-            out.append(Task(b.label, "value", [sorted(h) for h in pos.hands], pos.ranking,
-                            pos.trump, pos.leader, tuple(pos.trick)))
-        else:
-            out.append(Task(b.label, "table", [list(h) for h in b.hands], b.ranking()))
+            out.append(task_of_board(b))
+        except WhistError as e:
+            if on_error is None:
+                raise
+            on_error(e)
     return out
 
 
-def load_tasks(path) -> List[Task]:
+def load_tasks(path, on_error=None) -> List[Task]:
     from whist_solve.pbn import read_pbn_file
-    return tasks_from_boards(read_pbn_file(str(path)))
+    return tasks_from_boards(read_pbn_file(str(path)), on_error)
 
 
 def exchange_tasks(seeds: Optional[Sequence[int]] = None) -> List[Task]:
@@ -726,6 +734,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     # ---- load -----------------------------------------------------------
     from whist_solve.cards import WhistError
     reports: List[SetReport] = []
+    bad_boards: List[str] = []
     for name, path in resolve_sets(sets):
         if path is None:                        # a generated set
             tasks = load_set(name)
@@ -740,15 +749,19 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                      "set WHIST_SOLVE_BENCH_DATA or pass a PBN file)") if name in SET_NAMES else ""
             err.print(f"[bold red]error:[/] {where}: no such file {path}{extra}")
             return 2
+        def bad_board(e, path=path):
+            # the other boards of the file are still run (exit status 2 at the end)
+            err.print(f"[bold red]error:[/] {path}: {e}")
+            bad_boards.append(f"{path}: {e}")
         try:
-            tasks = load_tasks(path)
+            tasks = load_tasks(path, bad_board)
         except WhistError as e:
             err.print(f"[bold red]error:[/] {path}: {e}")
             return 2
         if limit:
             tasks = tasks[:limit]
         if not tasks:
-            err.print(f"[bold red]error:[/] {path}: no boards")
+            err.print(f"[bold red]error:[/] {path}: no boards to run")
             return 2
         reports.append(SetReport(name, str(path), tasks, tt_mb=tt_mb or DEFAULT_TT_MB))
     if not reports:
@@ -862,6 +875,9 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                                        encoding="utf-8")
         err.print(f"baseline written to {save_baseline}")
 
+    if bad_boards:
+        status = max(status, 2)     # bad input, though the good boards were run
+
     # ---- report -------------------------------------------------------------
     if json_out:
         doc = {"format": BASELINE_FORMAT, "jobs": jobs, "tt_mb": tt_mb or DEFAULT_TT_MB, "repeat": repeat,
@@ -870,6 +886,8 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
             doc["dds"] = dds_desc
         if comparison is not None:
             doc["baseline"] = {"file": str(baseline), "threshold": threshold, "sets": comparison}
+        if bad_boards:
+            doc["bad_boards"] = bad_boards
         doc["status"] = status
         sys.stdout.write(json.dumps(doc) + "\n")
         sys.stdout.flush()

@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 from typer.testing import CliRunner
 
+from whist_solve.cards import format_hand
 from whist_solve.cli import bench_cmd
 from whist_solve.cli.main import app
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_run import board, run  # noqa: E402  (tests/cli_run.py)
 
 runner = CliRunner()
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "data")
@@ -168,3 +173,20 @@ def test_make_sets_random_set_and_committed_files(capsys):
     assert capsys.readouterr().out != text
     # the committed sets are the ones their seeds give
     assert make_sets.main(["--check"]) == 0
+
+
+def test_bench_bad_board_is_named_and_the_others_run(tmp_path):
+    # SPEC: bad input names the file and the board; the other boards of the
+    # file are still run; exit status 2
+    tasks = bench_cmd.load_set("random")[:2]
+    good = "".join(board(i + 1, "N:" + " ".join(format_hand(h) for h in t.hands))
+                   for i, t in enumerate(tasks))
+    path = tmp_path / "mixed.pbn"
+    path.write_text(good + board(3, "N:AKQJ.. 2.. 3.. 4.."))
+    r = run(["bench", "--set", str(path), "--json"])
+    assert r.exit_code == 2
+    assert "mixed.pbn" in r.stderr and "board 3" in r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["status"] == 2
+    assert doc["sets"][0]["deals"] == 2
+    assert len(doc["bad_boards"]) == 1 and "board 3" in doc["bad_boards"][0]
