@@ -1,0 +1,557 @@
+"""Running a batch: one way to map a function over boards or samples, three
+places to run it.
+
+``run_map(func, items, backend, tt_mb=...)`` calls ``func(solver, item)`` for
+every item and yields the results in the order of ``items``, whatever the
+backend:
+
+* **inline** (``backend_for()``, ``jobs <= 1``): in this process, with one
+  :class:`~whist_solve.engine.Solver` (made on first use, or the one passed
+  as ``solver=``);
+* **pool** (``backend_for(jobs=N)``): a pool of worker processes on this
+  machine (``concurrent.futures.ProcessPoolExecutor``).  ``N`` is capped by
+  the CPUs this process may use (``os.sched_getaffinity``) and, when
+  ``items`` has a length, by the number of tasks;
+* **dask** (``backend_for(scheduler="tcp://host:8786")``, or the path of a
+  scheduler file written by ``dask scheduler --scheduler-file``): the
+  workers of a running Dask cluster.  The cluster is neither started nor
+  stopped here; this process connects as a client for the run and
+  disconnects at its end.  A scheduler that cannot be reached within
+  ``connect_timeout`` seconds, or a missing or unreadable scheduler file,
+  raises :class:`BatchError` at once, naming the address or the file.
+
+On the workers: one ``Solver(tt_mb)`` per worker thread (a thread-local
+object of the worker process), kept between tasks, as the single-process
+commands keep theirs.  A Dask worker with several threads searches in
+parallel (the engine releases the GIL).  Each worker has its own tables:
+``tt_mb`` is per worker thread.
+
+**Tasks are chunks of items.**  A task carries ``chunk`` items (``chunked``
+builds them) and returns one result per item, so the per-task overhead
+(measured by ``benchmarks/batch_overhead.py``: about 0.3 ms on the pool and
+3 ms on a local Dask cluster, see ``AUTO_TASK_SECONDS``) is paid once per
+chunk.  ``chunk=None`` sizes the chunks from the measured time of the first
+items so that a task lasts about ``AUTO_TASK_SECONDS``; the results still
+come back one per item, in input order.
+
+**Streaming.**  At most ``window`` tasks per worker thread are in flight: the
+first result is yielded as soon as it is ready and a long input is never read
+ahead in full.
+
+**Errors.**  An exception raised by ``func`` for one item is yielded in that
+item's place (``return_exceptions=True``, the default) as the same type with
+the same message as in one process, and the other items go on; with
+``return_exceptions=False`` it is raised when that item's turn comes.  A
+worker that cannot make its Solver (for instance ``MemoryError`` for a table
+larger than the memory) gives :class:`SolverUnavailable` (a ``WhistError``)
+in each of its items' places, never a traceback printed by the worker.  A
+task lost on the cluster (a worker that died more often than Dask's
+``distributed.scheduler.allowed-failures``, a worker without whist-solve or
+with another version) gives :class:`BatchError` in its items' places.
+
+**Faults and signals.**  A Dask worker that dies mid-run loses nothing: the
+scheduler runs its tasks again elsewhere and the output is complete and
+identical.  Ctrl-C (``KeyboardInterrupt`` in the iterating process), or a
+caller that stops iterating, cancels the pending tasks: the Dask client is
+closed, leaving the cluster usable for the next run; the pool's workers are
+ended.  Pool workers ignore SIGINT (the parent handles it), and end with
+their parent however it ends (``PR_SET_PDEATHSIG`` on Linux).  While a pool
+runs in the main thread, SIGTERM and SIGHUP raise :class:`Terminated` (a
+``KeyboardInterrupt``) in the parent, which shuts the pool down like Ctrl-C;
+``terminate_on_signals()`` installs the same handlers for a whole command.
+No worker process outlives the run.
+
+**Determinism.**  The same items give the same results in the same order
+whatever the backend, the number of workers or the chunk size, provided
+``func``'s result depends on the item only, not on what the solver searched
+before: values do (a stored bound is a fact), node counts do not.  A
+simulation gets this by deriving sample ``i`` from the seed and ``i`` only
+(items such as ``(problem, seed, i)``).
+
+**What must be picklable**: ``func`` (a module-level function of an
+importable module: the workers import it by name), the items and the
+results, and the exceptions ``func`` raises (one that is not is replaced by
+a ``BatchError`` carrying its type and message).
+
+**What the workers need**: for the pool, nothing (they are forks of this
+process).  For Dask, every worker must have whist-solve installed, the same
+version as the client (checked with each task), and any module that defines
+``func``; ``pip install "whist-solve[cluster]"`` on every machine.  Dask's
+scheduler port accepts pickled code from any client that reaches it: keep it
+on a private network or secure it with TLS (Dask's ``distributed.comm.tls``
+settings).  Nothing here writes to stdout (the results channel): Dask's own
+log records below warnings are silenced and the rest go to stderr.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import pickle
+import signal
+import threading
+import time
+from collections import deque
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple
+
+from .cards import WhistError
+from .engine import DEFAULT_TT_MB
+
+__all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_for",
+           "run_map", "chunked", "default_jobs", "worker_solver", "terminate_on_signals",
+           "AUTO_TASK_SECONDS", "MAX_AUTO_CHUNK"]
+
+# With chunk=None a task is sized to last about this long.  The per-task
+# overhead measured by benchmarks/batch_overhead.py on this project's 2-core
+# test machine: about 0.3 ms on the local pool and about 3 ms on a 2-worker
+# LocalCluster (client -> scheduler -> worker -> client, pickled both ways).
+# At 0.15 s a task, the cluster's overhead stays near 2% and the chunks stay
+# small enough to spread a few hundred items over a few dozen threads.
+AUTO_TASK_SECONDS = 0.15
+MAX_AUTO_CHUNK = 256          # items per task at most when sizing automatically
+DEFAULT_WINDOW = 2            # tasks in flight per worker thread
+CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
+
+
+class BatchError(WhistError):
+    """A batch could not run where it was asked to (unreachable scheduler,
+    bad scheduler file, a task lost on the cluster, a worker with another
+    version)."""
+
+
+class SolverUnavailable(WhistError):
+    """A worker could not make its Solver (table too large for the memory)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP received: raised in the main thread so that the
+    run stops as on Ctrl-C.  ``signum`` is the signal's number (exit status
+    128 + signum by convention)."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"terminated by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where a batch runs: ``kind`` is "inline", "pool" or "dask"."""
+
+    kind: str = "inline"
+    jobs: int = 1                         # pool: worker processes asked for
+    scheduler: Optional[str] = None       # dask: address or scheduler file
+    connect_timeout: float = CONNECT_TIMEOUT
+
+    def describe(self) -> str:
+        if self.kind == "pool":
+            return f"{self.jobs} processes"
+        if self.kind == "dask":
+            return f"Dask scheduler {self.scheduler}"
+        return "this process"
+
+
+def backend_for(jobs: Optional[int] = 1, scheduler: Optional[str] = None,
+                connect_timeout: float = CONNECT_TIMEOUT) -> Backend:
+    """The backend chosen by the options ``--jobs`` and ``--scheduler``
+    (``scheduler`` wins; it is an address such as ``tcp://host:8786`` or the
+    path of a scheduler file)."""
+    if scheduler is not None and str(scheduler).strip():
+        return Backend("dask", scheduler=str(scheduler).strip(), connect_timeout=connect_timeout)
+    if jobs is not None and jobs < 0:
+        raise BatchError(f"--jobs must be at least 1, not {jobs}")
+    if jobs is not None and jobs > 1:
+        return Backend("pool", jobs=int(jobs))
+    return Backend("inline")
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunked(items: Iterable[Any], size: int) -> Iterator[list]:
+    """Lists of ``size`` consecutive items (the last one shorter), read
+    lazily."""
+    if size < 1:
+        raise ValueError("chunk size must be at least 1")
+    it = iter(items)
+    while True:
+        block = list(islice(it, size))
+        if not block:
+            return
+        yield block
+
+
+# --------------------------------------------------------------------------
+# The worker side (imported by name in the pool's and Dask's workers)
+
+_LOCAL = threading.local()
+
+
+def _version() -> str:
+    from . import __version__
+    return __version__
+
+
+def worker_solver(tt_mb: float = DEFAULT_TT_MB):
+    """The Solver of the current worker thread, made on first use and kept
+    (made again if another table size is asked for)."""
+    held = getattr(_LOCAL, "solver", None)
+    if held is not None and held[0] == tt_mb:
+        return held[1]
+    _LOCAL.solver = None
+    from .engine import Solver
+    solver = Solver(tt_mb)
+    _LOCAL.solver = (tt_mb, solver)
+    return solver
+
+
+def _solver_failure(tt_mb: float, exc: BaseException) -> SolverUnavailable:
+    what = "not enough memory" if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}"
+    return SolverUnavailable(
+        f"cannot make a solver with a {tt_mb:g} MB transposition table ({what}); "
+        f"try a smaller --tt-mb")
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling, else a BatchError with its type and
+    message."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return BatchError(f"{type(exc).__name__}: {exc}")
+
+
+def _run_chunk(func: Callable, items: list, tt_mb: float, version: Optional[str] = None
+               ) -> Tuple[list, float]:
+    """One task: ``func(solver, item)`` for each item.  Returns
+    ([(ok, value), ...], seconds): ok is False when value is the exception
+    raised for that item.  Never raises for an item's error."""
+    if version is not None and version != _version():
+        err = BatchError(f"this worker runs whist-solve {_version()}, the client {version}: "
+                         f"install the same version everywhere")
+        return [(False, err)] * len(items), 0.0
+    try:
+        solver = worker_solver(tt_mb)
+    except Exception as e:          # MemoryError, ValueError, OverflowError...
+        err = _solver_failure(tt_mb, e)
+        return [(False, err)] * len(items), 0.0
+    out = []
+    t0 = time.perf_counter()
+    for item in items:
+        try:
+            out.append((True, func(solver, item)))
+        except Exception as e:
+            out.append((False, _portable(e)))
+    return out, time.perf_counter() - t0
+
+
+def _init_pool_worker(parent_pid: int) -> None:
+    # Ctrl-C goes to the whole process group: the parent handles it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    _die_with_parent(parent_pid)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Ask Linux to send SIGTERM to this process when its parent ends."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except Exception:  # pragma: no cover - not Linux
+        pass
+    if os.getppid() != parent_pid:      # the parent died before prctl
+        os._exit(1)
+
+
+# --------------------------------------------------------------------------
+# The parent side
+
+
+class _Sizer:
+    """The chunk size: fixed, or (``chunk=None``) from the measured time
+    per item so that a task lasts about AUTO_TASK_SECONDS."""
+
+    def __init__(self, chunk: Optional[int]):
+        if chunk is not None and chunk < 1:
+            raise ValueError("chunk must be at least 1")
+        self.fixed = chunk
+        self.seconds = 0.0
+        self.items = 0
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.items == 0:
+            return 1
+        per_item = self.seconds / self.items
+        if per_item <= 0:
+            return MAX_AUTO_CHUNK
+        return max(1, min(MAX_AUTO_CHUNK, int(AUTO_TASK_SECONDS / per_item)))
+
+    def record(self, n: int, seconds: float) -> None:
+        self.items += n
+        self.seconds += seconds
+
+
+def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, float]],
+            items: Iterable[Any], sizer: _Sizer, limit: int, return_exceptions: bool
+            ) -> Iterator[Any]:
+    """The ordered, bounded loop shared by the pool and Dask: submit chunks
+    while fewer than ``limit`` tasks are in flight, yield the oldest task's
+    results item by item."""
+    it = iter(items)
+    pending: deque = deque()
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < limit:
+            block = list(islice(it, sizer.size()))
+            if not block:
+                exhausted = True
+                break
+            pending.append((submit(block), len(block)))
+        if not pending:
+            return
+        fut, n = pending.popleft()
+        results, seconds = wait(fut, n)
+        sizer.record(n, seconds)
+        for ok, value in results:
+            if not ok and not return_exceptions:
+                raise value
+            yield value
+
+
+def run_map(func: Callable[[Any, Any], Any], items: Iterable[Any],
+            backend: Optional[Backend] = None, *, tt_mb: float = DEFAULT_TT_MB,
+            return_exceptions: bool = True, chunk: Optional[int] = None,
+            window: int = DEFAULT_WINDOW, solver=None) -> Iterator[Any]:
+    """Yield ``func(solver, item)`` for each item, in input order, on
+    ``backend`` (see the module's documentation)."""
+    backend = backend or Backend()
+    if backend.kind == "inline":
+        return _run_inline(func, items, tt_mb, return_exceptions, solver)
+    if backend.kind == "pool":
+        return _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window)
+    if backend.kind == "dask":
+        return _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window)
+    raise BatchError(f"unknown backend {backend.kind!r}")
+
+
+def _run_inline(func, items, tt_mb, return_exceptions, solver) -> Iterator[Any]:
+    failure = None
+    for item in items:
+        if solver is None and failure is None:
+            try:
+                from .engine import Solver
+                solver = Solver(tt_mb)
+            except Exception as e:
+                failure = _solver_failure(tt_mb, e)
+        try:
+            if failure is not None:
+                raise failure
+            result = func(solver, item)
+        except Exception as e:
+            if not return_exceptions:
+                raise
+            result = e
+        yield result
+
+
+# ---- local pool
+
+def pool_workers(jobs: int, items: Iterable[Any], chunk: Optional[int] = None) -> int:
+    """The number of pool workers for ``jobs`` asked: at most the CPUs this
+    process may use and, when ``items`` has a length, the number of tasks."""
+    n = min(max(1, jobs), default_jobs())
+    try:
+        count = len(items)          # type: ignore[arg-type]
+    except TypeError:
+        return n
+    tasks = math.ceil(count / chunk) if chunk else count
+    return max(1, min(n, tasks))
+
+
+_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+                 if s is not None)
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated(signum)
+
+
+@contextmanager
+def terminate_on_signals():
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (a
+    KeyboardInterrupt) in the main thread, so that ``finally`` blocks run
+    and a running pool is shut down.  Handlers a program set itself are
+    left alone; outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {}
+    for sig in _SIGNALS:
+        current = signal.getsignal(sig)
+        if current in (signal.SIG_DFL, None):
+            saved[sig] = current
+            signal.signal(sig, _raise_terminated)
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            signal.signal(sig, old if old is not None else signal.SIG_DFL)
+
+
+def _end_pool(pool, ok: bool) -> None:
+    """Normal end: let the idle workers exit.  Otherwise (error, Ctrl-C,
+    SIGTERM, a caller that stopped iterating): drop the queued tasks and
+    end the workers at once, running tasks included."""
+    if ok:
+        pool.shutdown(wait=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.terminate()
+        except Exception:
+            pass
+    for p in procs:
+        try:
+            p.join(2)
+            if p.is_alive():
+                p.kill()
+                p.join(1)
+        except Exception:
+            pass
+
+
+def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = pool_workers(backend.jobs, items, chunk)
+    sizer = _Sizer(chunk)
+    with terminate_on_signals():
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
+                                   initargs=(os.getpid(),))
+        ok = False
+
+        def wait(fut, n):
+            try:
+                return fut.result()
+            except BrokenProcessPool as e:
+                raise BatchError(f"a worker process ended unexpectedly ({e})") from None
+
+        try:
+            yield from _stream(lambda block: pool.submit(_run_chunk, func, block, tt_mb),
+                               wait, items, sizer, max(1, workers * window), return_exceptions)
+            ok = True
+        finally:
+            _end_pool(pool, ok)
+
+
+# ---- Dask
+
+def _quiet_dask_logs() -> None:
+    for name in ("distributed", "distributed.client", "distributed.worker",
+                 "distributed.scheduler", "distributed.comm", "distributed.core"):
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() < logging.WARNING:
+            logger.setLevel(logging.WARNING)
+
+
+def _scheduler_address(where: str) -> str:
+    """The address to connect to: ``where`` itself, or the ``address`` of
+    the scheduler file ``where``."""
+    if "://" in where:
+        return where
+    looks_like_file = os.path.sep in where or where.endswith(".json") or os.path.exists(where)
+    if not looks_like_file:
+        if ":" in where:            # host:port
+            return where
+        raise BatchError(f"scheduler {where!r}: not an address (tcp://host:port) "
+                         f"nor a scheduler file")
+    try:
+        with open(where, encoding="utf-8") as f:
+            info = json.load(f)
+    except FileNotFoundError:
+        raise BatchError(f"scheduler file {where}: no such file") from None
+    except IsADirectoryError:
+        raise BatchError(f"scheduler file {where}: is a folder") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise BatchError(f"scheduler file {where}: not a Dask scheduler file "
+                         f"({type(e).__name__})") from None
+    address = info.get("address") if isinstance(info, dict) else None
+    if not isinstance(address, str) or not address:
+        raise BatchError(f"scheduler file {where}: no scheduler address in it")
+    return address
+
+
+def connect(backend: Backend):
+    """A Dask client connected to ``backend``'s scheduler, or BatchError
+    within about ``connect_timeout`` seconds."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BatchError("running on a Dask cluster needs the cluster extra: "
+                         "pip install \"whist-solve[cluster]\"") from None
+    _quiet_dask_logs()
+    address = _scheduler_address(backend.scheduler or "")
+    named = address if address == backend.scheduler else f"{address} (from {backend.scheduler})"
+    try:
+        return Client(address, timeout=backend.connect_timeout, set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise BatchError(f"cannot reach the Dask scheduler at {named} "
+                         f"within {backend.connect_timeout:g} s ({type(e).__name__})") from None
+    except (ValueError, TypeError) as e:
+        raise BatchError(f"scheduler {named}: {e}") from None
+
+
+def _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
+    client = connect(backend)
+    version = _version()
+    sizer = _Sizer(chunk)
+    pending: list = []
+    ok = False
+    try:
+        threads = sum(client.nthreads().values()) or 1
+
+        def submit(block):
+            fut = client.submit(_run_chunk, func, block, tt_mb, version, pure=False)
+            pending.append(fut)
+            return fut
+
+        def wait(fut, n):
+            try:
+                result = fut.result()
+            except Exception as e:      # KilledWorker, a worker that cannot unpickle func...
+                err = BatchError(f"a task was lost on the cluster: {type(e).__name__}: {e}")
+                result = ([(False, err)] * n, 0.0)
+            finally:
+                pending.remove(fut)
+                fut.release()
+            return result
+
+        yield from _stream(submit, wait, items, sizer, max(2, threads * window), return_exceptions)
+        ok = True
+    finally:
+        if not ok and pending:
+            try:
+                client.cancel(pending, force=True)
+            except Exception:
+                pass
+        try:
+            client.close(timeout=backend.connect_timeout)
+        except Exception:
+            pass
