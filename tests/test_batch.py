@@ -1,0 +1,284 @@
+"""whist_solve.batch: the same results in the same order in this process, on
+a local pool and on a real Dask cluster (a LocalCluster of two worker
+processes on the loopback interface); errors in place; a worker killed
+mid-run loses nothing; an unreachable scheduler is an error at once; the
+pool's workers end with their parent; --jobs is capped."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from whist_solve.batch import (BatchError, SolverUnavailable, backend_for, chunked,
+                               pool_workers, run_map)
+from whist_solve.cards import WhistError, full_deck
+from whist_solve.engine import dd_table
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ---- the work (module-level: the workers import it by name)
+
+def _deals(n, cards=4, seed=7):
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        deck = full_deck()
+        rng.shuffle(deck)
+        hands = [deck[k * cards:(k + 1) * cards] for k in range(4)]
+        if i % 5 == 3:                 # a bad board: a card held twice
+            hands[1][0] = hands[0][0]
+        out.append(hands)
+    return out
+
+
+def _table(solver, hands):
+    """The double-dummy table of a deal (PositionError for a bad deal)."""
+    return dd_table(hands, rankings=("up", "down"), solver=solver)
+
+
+def _slow_table(solver, hands):
+    time.sleep(0.15)
+    return _table(solver, hands)
+
+
+def _pid(solver, item):
+    import psutil
+    return item, {p.pid for p in psutil.Process(os.getppid()).children()}
+
+
+def _same(a, b):
+    """Results equal, exceptions of the same type with the same message."""
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        if isinstance(x, Exception):
+            assert type(x) is type(y) and str(x) == str(y)
+        else:
+            assert x == y
+
+
+# ---- the cluster (the one place that skips without distributed)
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as lc:
+        with distributed.Client(lc.scheduler_address, set_as_default=False) as client:
+            yield lc.scheduler_address, client
+
+
+def _wait_workers(client, n=2):
+    client.wait_for_workers(n, timeout=60)
+
+
+# ---- the same everywhere
+
+@pytest.fixture(scope="module")
+def expected():
+    items = _deals(15)
+    return items, list(run_map(_table, items, backend_for()))
+
+
+def test_inline_results_and_errors_in_place(expected):
+    items, inline = expected
+    bad = [i for i, r in enumerate(inline) if isinstance(r, Exception)]
+    assert bad == [3, 8, 13]
+    assert all(isinstance(inline[i], WhistError) and "duplicate card" in str(inline[i]) for i in bad)
+    good = inline[0]
+    assert set(good) == {"S", "H", "D", "C", "NT"}
+    assert all(0 <= v <= 4 for row in good.values() for r in row.values() for v in r.values())
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 4])
+def test_pool_same_as_inline(expected, chunk):
+    items, inline = expected
+    _same(list(run_map(_table, items, backend_for(jobs=2), chunk=chunk)), inline)
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 4])
+def test_cluster_same_as_inline(cluster, expected, chunk):
+    address, _ = cluster
+    items, inline = expected
+    _same(list(run_map(_table, items, backend_for(scheduler=address), chunk=chunk)), inline)
+
+
+def test_cluster_through_a_scheduler_file(cluster, expected, tmp_path):
+    address, _ = cluster
+    items, inline = expected
+    path = tmp_path / "scheduler.json"
+    path.write_text(json.dumps({"type": "Scheduler", "address": address}))
+    _same(list(run_map(_table, items[:5], backend_for(scheduler=str(path)))), inline[:5])
+
+
+def test_raise_at_the_failing_item(expected):
+    items, _ = expected
+    it = run_map(_table, items, backend_for(jobs=2), return_exceptions=False)
+    assert [next(it) for _ in range(3)] and True
+    with pytest.raises(WhistError, match="duplicate card"):
+        next(it)
+
+
+def test_generator_input_is_streamed():
+    seen = []
+
+    def gen():
+        for hands in _deals(200):
+            seen.append(1)
+            yield hands
+
+    it = run_map(_table, gen(), backend_for(jobs=2), chunk=2, window=1)
+    next(it)
+    assert len(seen) <= 2 * 2 * 1 + 2          # workers * chunk * window, and one more chunk
+    it.close()
+
+
+def test_chunked():
+    assert list(chunked(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    assert list(chunked([], 3)) == []
+    with pytest.raises(ValueError):
+        list(chunked([1], 0))
+
+
+# ---- a solver that cannot be made
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_solver_too_large_is_an_error_per_item(jobs):
+    out = list(run_map(_table, _deals(3), backend_for(jobs=jobs), tt_mb=10 ** 9))
+    assert len(out) == 3
+    for r in out:
+        assert isinstance(r, SolverUnavailable) and "transposition table" in str(r)
+
+
+def test_solver_too_large_on_the_cluster(cluster):
+    address, _ = cluster
+    out = list(run_map(_table, _deals(2), backend_for(scheduler=address), tt_mb=10 ** 9))
+    assert [type(r) for r in out] == [SolverUnavailable, SolverUnavailable]
+
+
+# ---- faults
+
+def test_worker_killed_mid_run(cluster, expected):
+    address, client = cluster
+    _wait_workers(client)
+    items, inline = expected
+    items, inline = items * 2, inline * 2          # 30 tasks of ~0.2 s on 2 workers
+    pids = list(client.run(os.getpid).values())
+    assert len(pids) == 2
+    out = []
+    for r in run_map(_slow_table, items, backend_for(scheduler=address), chunk=1):
+        out.append(r)
+        if len(out) == 3:                          # tasks are in flight on both workers
+            os.kill(pids[0], signal.SIGKILL)
+    _same(out, inline)
+    _wait_workers(client)                          # the nanny starts a new worker
+
+
+def test_interrupt_cancels_and_leaves_the_cluster_usable(cluster, expected):
+    import _thread
+    address, client = cluster
+    _wait_workers(client)
+    items, inline = expected
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in run_map(_slow_table, items * 4, backend_for(scheduler=address), chunk=1):
+            pass
+    timer.cancel()
+    deadline = time.monotonic() + 30
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+        assert time.monotonic() < deadline, "tasks left on the scheduler"
+        time.sleep(0.1)
+    _same(list(run_map(_table, items, backend_for(scheduler=address))), inline)
+
+
+def test_unreachable_scheduler():
+    with pytest.raises(BatchError, match="127.0.0.1:1"):
+        list(run_map(_table, _deals(2), backend_for(scheduler="tcp://127.0.0.1:1",
+                                                    connect_timeout=1)))
+
+
+def test_bad_scheduler_files(tmp_path):
+    missing = tmp_path / "nothing.json"
+    with pytest.raises(BatchError, match="no such file"):
+        list(run_map(_table, [], backend_for(scheduler=str(missing))))
+    junk = tmp_path / "junk.json"
+    junk.write_text("not json")
+    with pytest.raises(BatchError, match="not a Dask scheduler file"):
+        list(run_map(_table, [], backend_for(scheduler=str(junk))))
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    with pytest.raises(BatchError, match="no scheduler address"):
+        list(run_map(_table, [], backend_for(scheduler=str(empty))))
+    with pytest.raises(BatchError, match="not an address"):
+        list(run_map(_table, [], backend_for(scheduler="nonsense")))
+
+
+# ---- the pool: capped, and no orphan
+
+def test_jobs_capped_by_items_and_cpus():
+    assert pool_workers(64, [1, 2]) <= 2
+    assert pool_workers(64, range(100)) <= len(os.sched_getaffinity(0))
+    assert pool_workers(64, list(range(10)), chunk=5) <= 2
+    psutil = pytest.importorskip("psutil")
+    before = {p.pid for p in psutil.Process().children()}
+    out = list(run_map(_pid, [0, 1], backend_for(jobs=64)))
+    assert [i for i, _ in out] == [0, 1]
+    for _, children in out:                        # the pool's processes seen by a worker
+        assert 1 <= len(children - before) <= 2
+
+
+_PARENT = textwrap.dedent("""
+    import sys, time
+    from whist_solve.batch import backend_for, run_map, Terminated
+
+    def slow(solver, item):
+        time.sleep(60)
+        return item
+
+    if __name__ == "__main__":
+        try:
+            for r in run_map(slow, range(8), backend_for(jobs=2)):
+                print(r, flush=True)
+        except Terminated as e:
+            sys.exit(128 + e.signum)
+        except KeyboardInterrupt:
+            sys.exit(130)
+""")
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT", "SIGKILL"])
+def test_pool_workers_end_with_their_parent(tmp_path, sig):
+    psutil = pytest.importorskip("psutil")
+    script = tmp_path / "parent.py"
+    script.write_text(_PARENT)
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=str(tmp_path))
+    try:
+        parent = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 30
+        children = []
+        while len(children) < 2:
+            assert time.monotonic() < deadline, "the pool did not start"
+            time.sleep(0.1)
+            children = parent.children(recursive=True)
+        time.sleep(0.3)                              # the workers are in their tasks
+        children = parent.children(recursive=True)
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(timeout=30)
+        gone, alive = psutil.wait_procs(children, timeout=10)
+        assert not alive, f"orphans after {sig}: {[p.pid for p in alive]}"
+        if sig != "SIGKILL":
+            assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
