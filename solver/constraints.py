@@ -1,0 +1,422 @@
+"""Constraints on the unseen hands of a simulation, in the language of
+bridge dealing programs: ``hcp(E) >= 12 and length(E, S) >= 5``.
+
+The language (keywords and names in any case):
+
+* numbers: integer literals, ``+``, ``-`` (also unary), parentheses;
+* functions of a seat (``N E S W``, or ``north`` ...) and a suit (``S H D C``,
+  or ``spades`` ...):
+
+  ``hcp(SEAT)``            high-card points, A 4, K 3, Q 2, J 1 (jokers 0)
+  ``hcp(SEAT, SUIT)``      the same in one suit
+  ``length(SEAT, SUIT)``   cards held in the suit (jokers belong to no suit)
+  ``controls(SEAT)``       A 2, K 1 (also ``controls(SEAT, SUIT)``)
+  ``jokers(SEAT)``         jokers held (bid whist)
+  ``spades(SEAT)``, ``hearts(SEAT)``, ``diamonds(SEAT)``, ``clubs(SEAT)``:
+                           short for ``length(SEAT, suit)``
+
+* comparisons ``< <= > >= == !=`` (``=`` is ``==``), chained as in
+  ``10 <= hcp(E) <= 15``;
+* ``and``, ``or``, ``not`` (also ``&&``, ``||``, ``!``), parentheses.
+
+An expression is parsed by a grammar (lark, LALR), checked (a number where
+a condition belongs is an error, and the reverse) and compiled to closures
+over a small table of per-hand counts that :func:`hand_features` computes
+once per deal.  Nothing is ever passed to Python's ``eval``.  A malformed
+expression raises :class:`ConstraintError` naming the column of the fault
+with a caret under it.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Callable, Iterable, List, Optional, Sequence
+
+from .cards import WhistError
+
+__all__ = ["ConstraintError", "Constraint", "Constraints", "compile_constraint",
+           "compile_constraints", "hand_features", "FUNCTIONS"]
+
+
+class ConstraintError(WhistError):
+    """A constraint that cannot be parsed or checked; the message gives the
+    column of the fault and a caret line under the expression."""
+
+
+# --------------------------------------------------------------------------
+# Per-hand counts
+
+_SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
+_HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
+_CONTROLS = {"A": 2, "K": 1}
+
+# Features of one hand, at these offsets in the hand's block:
+F_HCP = 0           # high-card points
+F_CONTROLS = 1      # controls
+F_JOKERS = 2        # jokers held
+F_LENGTH = 3        # + suit index: length in S, H, D, C
+F_SUIT_HCP = 7      # + suit index: points in S, H, D, C
+F_SUIT_CONTROLS = 11  # + suit index: controls in S, H, D, C
+N_FEATURES = 15
+
+
+def _card_effects() -> dict:
+    """card -> tuple of (feature offset, amount) it adds to its hand."""
+    eff = {"JH": ((F_JOKERS, 1),), "JL": ((F_JOKERS, 1),)}
+    for s, si in _SUIT_INDEX.items():
+        for r in "23456789TJQKA":
+            e = [(F_LENGTH + si, 1)]
+            if r in _HCP:
+                e += [(F_HCP, _HCP[r]), (F_SUIT_HCP + si, _HCP[r])]
+            if r in _CONTROLS:
+                e += [(F_CONTROLS, _CONTROLS[r]), (F_SUIT_CONTROLS + si, _CONTROLS[r])]
+            eff[s + r] = tuple(e)
+    return eff
+
+
+_EFFECTS = _card_effects()
+
+
+def hand_features(hands: Sequence[Iterable[str]]) -> List[int]:
+    """The counts the constraints read, for the four hands N E S W: a flat
+    list, seat ``s``'s feature ``f`` at ``s * N_FEATURES + f``."""
+    feats = [0] * (4 * N_FEATURES)
+    effects = _EFFECTS
+    for seat, hand in enumerate(hands):
+        base = seat * N_FEATURES
+        for c in hand:
+            for off, amount in effects[c]:
+                feats[base + off] += amount
+    return feats
+
+
+# --------------------------------------------------------------------------
+# Grammar
+
+_GRAMMAR = r"""
+?start: or_expr
+
+?or_expr: and_expr
+        | or_expr OR and_expr          -> or_
+
+?and_expr: not_expr
+         | and_expr AND not_expr       -> and_
+
+?not_expr: comparison
+         | NOT not_expr                -> not_
+
+?comparison: sum
+           | sum (CMP sum)+            -> compare
+
+?sum: unary
+    | sum ADD unary                    -> binop
+
+?unary: atom
+      | MINUS unary                    -> neg
+
+?atom: INT                             -> number
+     | NAME LPAR args RPAR             -> call
+     | LPAR or_expr RPAR               -> group
+
+args: [NAME (COMMA NAME)*]
+
+OR.3: /or\b/i | "||"
+AND.3: /and\b/i | "&&"
+NOT.3: /not\b/i | "!"
+CMP: "<=" | ">=" | "==" | "!=" | "<" | ">" | "="
+ADD: "+" | "-"
+MINUS: "-"
+LPAR: "("
+RPAR: ")"
+COMMA: ","
+INT: /[0-9]+/
+NAME: /[A-Za-z_][A-Za-z_0-9]*/
+
+%ignore /[ \t\r\n]+/
+"""
+
+_PARSER = None
+
+
+def _parser():
+    global _PARSER
+    if _PARSER is None:
+        from lark import Lark
+        _PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True,
+                       maybe_placeholders=False)
+    return _PARSER
+
+
+# What the terminals mean, for error messages.
+_WORDS = {
+    "INT": "a number", "NAME": "a function", "LPAR": "'('", "RPAR": "')'",
+    "COMMA": "','", "CMP": "a comparison", "ADD": "'+' or '-'", "MINUS": "'-'",
+    "OR": "'or'", "AND": "'and'", "NOT": "'not'", "$END": "the end",
+}
+_ORDER = ["INT", "NAME", "MINUS", "NOT", "LPAR", "CMP", "ADD", "AND", "OR", "COMMA", "RPAR", "$END"]
+
+
+def _expected_words(expected: Iterable[str]) -> str:
+    exp = set(expected)
+    # a number can start wherever '-' or '(' or 'not' can: name the main ones
+    if "INT" in exp:
+        exp -= {"MINUS", "LPAR", "NOT"}
+    if "ADD" in exp:
+        exp.discard("MINUS")
+    words = [_WORDS[t] for t in _ORDER if t in exp]
+    words += sorted(_WORDS.get(t, t) for t in exp if t not in _ORDER)
+    if not words:
+        return "something else"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _fail(text: str, column: int, what: str) -> ConstraintError:
+    """An error at ``column`` (1-based) of ``text``, with a caret line."""
+    line = text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
+    caret = " " * (column - 1) + "^"
+    return ConstraintError(f"constraint {text!r}: {what} at column {column}\n  {line}\n  {caret}")
+
+
+def _syntax_error(text: str, err) -> ConstraintError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    if isinstance(err, UnexpectedCharacters):
+        col = err.column if err.column and err.column > 0 else 1
+        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else ""
+        allowed = getattr(err, "allowed", None) or ()
+        what = f"unexpected character {ch!r}"
+        if allowed:
+            what += f" (expected {_expected_words(allowed)})"
+        return _fail(text, col, what)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            return _fail(text, len(text) + 1, f"expected {_expected_words(err.expected)}")
+        col = tok.column if getattr(tok, "column", None) else 1
+        return _fail(text, col, f"unexpected {str(tok)!r} (expected {_expected_words(err.expected)})")
+    if isinstance(err, UnexpectedEOF):
+        return _fail(text, len(text) + 1, f"expected {_expected_words(err.expected)}")
+    return _fail(text, 1, "cannot parse")
+
+
+# --------------------------------------------------------------------------
+# Checking and compiling
+
+_SEAT_NAMES = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}
+_SUIT_NAMES = {"s": 0, "spades": 0, "spade": 0, "h": 1, "hearts": 1, "heart": 1,
+               "d": 2, "diamonds": 2, "diamond": 2, "c": 3, "clubs": 3, "club": 3}
+
+# name -> (feature without a suit or None, feature + suit index or None)
+FUNCTIONS = {
+    "hcp": (F_HCP, F_SUIT_HCP),
+    "controls": (F_CONTROLS, F_SUIT_CONTROLS),
+    "length": (None, F_LENGTH),
+    "jokers": (F_JOKERS, None),
+    "spades": (F_LENGTH + 0, None),
+    "hearts": (F_LENGTH + 1, None),
+    "diamonds": (F_LENGTH + 2, None),
+    "clubs": (F_LENGTH + 3, None),
+}
+
+_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+        "==": operator.eq, "=": operator.eq, "!=": operator.ne}
+
+Eval = Callable[[list], object]
+
+
+class _Compiler:
+    def __init__(self, text: str):
+        self.text = text
+
+    def col(self, node) -> int:
+        meta = getattr(node, "meta", None)
+        if meta is not None and not getattr(meta, "empty", True):
+            return meta.column
+        return getattr(node, "column", None) or 1
+
+    def fail(self, node, what: str) -> ConstraintError:
+        return _fail(self.text, self.col(node), what)
+
+    def want(self, node, kind: str):
+        """Compile ``node``, which must be a number ('int') or a condition
+        ('bool')."""
+        f, k = self.compile(node)
+        if k != kind:
+            if kind == "bool":
+                raise self.fail(node, "a number where a condition belongs "
+                                      "(compare it, as in hcp(E) >= 12)")
+            raise self.fail(node, "a condition where a number belongs")
+        return f
+
+    def compile(self, node):
+        from lark import Token
+
+        if isinstance(node, Token):          # a lone INT reduced away by '?'
+            return self._number(node)
+        rule = node.data
+        ch = node.children
+        if rule == "number":
+            return self._number(ch[0])
+        if rule == "group":
+            return self.compile(ch[1])
+        if rule == "neg":
+            a = self.want(ch[1], "int")
+            return (lambda f: -a(f)), "int"
+        if rule == "binop":
+            a = self.want(ch[0], "int")
+            b = self.want(ch[2], "int")
+            if str(ch[1]) == "+":
+                return (lambda f: a(f) + b(f)), "int"
+            return (lambda f: a(f) - b(f)), "int"
+        if rule == "compare":
+            terms = [self.want(ch[0], "int")]
+            ops = []
+            for i in range(1, len(ch), 2):
+                ops.append(_CMP[str(ch[i])])
+                terms.append(self.want(ch[i + 1], "int"))
+            if len(ops) == 1:
+                a, b, op = terms[0], terms[1], ops[0]
+                return (lambda f: op(a(f), b(f))), "bool"
+
+            def chain(f, terms=terms, ops=ops):
+                left = terms[0](f)
+                for op, t in zip(ops, terms[1:]):
+                    right = t(f)
+                    if not op(left, right):
+                        return False
+                    left = right
+                return True
+            return chain, "bool"
+        if rule == "not_":
+            a = self.want(ch[1], "bool")
+            return (lambda f: not a(f)), "bool"
+        if rule == "and_":
+            a = self.want(ch[0], "bool")
+            b = self.want(ch[2], "bool")
+            return (lambda f: a(f) and b(f)), "bool"
+        if rule == "or_":
+            a = self.want(ch[0], "bool")
+            b = self.want(ch[2], "bool")
+            return (lambda f: a(f) or b(f)), "bool"
+        if rule == "call":
+            return self._call(ch[0], ch[2]), "int"
+        raise self.fail(node, f"cannot compile {rule}")   # not reached
+
+    def _number(self, tok):
+        v = int(str(tok))
+        return (lambda f: v), "int"
+
+    def _call(self, name_tok, args_node):
+        name = str(name_tok).lower()
+        if name not in FUNCTIONS:
+            known = ", ".join(sorted(FUNCTIONS))
+            raise _fail(self.text, name_tok.column, f"unknown function {str(name_tok)!r} (known: {known})")
+        plain, by_suit = FUNCTIONS[name]
+        args = [a for a in args_node.children if a is not None and getattr(a, "type", "") == "NAME"]
+        if not args:
+            raise _fail(self.text, name_tok.column, f"{name}() needs a seat, as in {name}(E)")
+        if len(args) > 2 or (len(args) == 2 and by_suit is None) or (len(args) == 1 and plain is None):
+            usage = {"length": "length(SEAT, SUIT)", "jokers": "jokers(SEAT)"}.get(
+                name, f"{name}(SEAT)" if by_suit is None else f"{name}(SEAT) or {name}(SEAT, SUIT)")
+            at = args[-1] if len(args) > 1 else name_tok
+            raise _fail(self.text, at.column, f"wrong number of arguments: {usage}")
+        seat = _SEAT_NAMES.get(str(args[0]).lower())
+        if seat is None:
+            raise _fail(self.text, args[0].column, f"unknown seat {str(args[0])!r} (N, E, S or W)")
+        if len(args) == 2:
+            suit = _SUIT_NAMES.get(str(args[1]).lower())
+            if suit is None:
+                raise _fail(self.text, args[1].column, f"unknown suit {str(args[1])!r} (S, H, D or C)")
+            index = seat * N_FEATURES + by_suit + suit
+        else:
+            index = seat * N_FEATURES + plain
+        return lambda f: f[index]
+
+
+class Constraint:
+    """One compiled constraint.  Pickles as its text (compiled again on
+    arrival).  ``test(hands)`` says whether a deal (four hands of card
+    names, N E S W) satisfies it; ``test_features`` takes the counts of
+    :func:`hand_features`, for callers testing several constraints."""
+
+    __slots__ = ("text", "_f")
+
+    def __init__(self, text: str):
+        from lark.exceptions import UnexpectedInput
+
+        if not isinstance(text, str):
+            raise ConstraintError(f"a constraint is text, not {type(text).__name__}")
+        self.text = text
+        if not text.strip():
+            raise ConstraintError("empty constraint")
+        try:
+            tree = _parser().parse(text)
+        except UnexpectedInput as err:
+            raise _syntax_error(text, err) from None
+        except RecursionError:
+            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
+        try:
+            self._f = _Compiler(text).want(tree, "bool")
+        except RecursionError:
+            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
+
+    def test_features(self, feats: list) -> bool:
+        return bool(self._f(feats))
+
+    def test(self, hands: Sequence[Iterable[str]]) -> bool:
+        return bool(self._f(hand_features(hands)))
+
+    def __reduce__(self):
+        return (Constraint, (self.text,))
+
+    def __repr__(self) -> str:
+        return f"Constraint({self.text!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Constraint) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class Constraints:
+    """Several constraints, all of which must hold (the ``--constraint``
+    option repeated, the ``Constraint`` tags of a board)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, texts: Iterable = ()):
+        self.items = tuple(t if isinstance(t, Constraint) else Constraint(t) for t in texts)
+
+    @property
+    def texts(self) -> tuple:
+        return tuple(c.text for c in self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def test(self, hands: Sequence[Iterable[str]]) -> bool:
+        if not self.items:
+            return True
+        feats = hand_features(hands)
+        return all(c._f(feats) for c in self.items)
+
+    def __reduce__(self):
+        return (Constraints, (self.texts,))
+
+    def __repr__(self) -> str:
+        return f"Constraints({list(self.texts)!r})"
+
+
+def compile_constraint(text: str) -> Constraint:
+    """Parse and check one constraint (raises :class:`ConstraintError`)."""
+    return Constraint(text)
+
+
+def compile_constraints(texts: Iterable[str]) -> Constraints:
+    """Parse and check several constraints, and-ed together."""
+    return Constraints(texts)

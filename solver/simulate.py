@@ -1,0 +1,610 @@
+"""Double-dummy simulation: answers from the cards a player can see.
+
+Deal the unseen cards at random many times, consistent with what is known
+(:mod:`whist_solve.sampling`), solve every deal exactly, and aggregate.
+Three questions, each a picklable problem (plain data) with a per-sample
+function and an aggregate that grows one sample at a time:
+
+* :class:`BidQuestion` (bid whist): the bidder's hand (and maybe the
+  partner's) known; per sample, the best exchange of each of the ten
+  options (:func:`whist_solve.bid.analyse_bid`); per option the books'
+  distribution, the chance of making each level and the expected score of
+  each bid; the recommended bid.
+* :class:`LeadQuestion`: the leader's hand and a contract; per sample the
+  value of every opening lead; per card the distribution of the leader's
+  side's tricks and the share of deals the contract fails; the best lead,
+  the cards within the noise of it, and the groups of equal cards.
+* :class:`TricksQuestion`: any known hands; per sample the double-dummy
+  table; per strain, ranking and leader the distribution of N-S tricks.
+
+Running: :func:`simulate` runs samples in this process (with a progress
+callback and a stop condition); :func:`run_samples` is the same work for a
+batch of sample indices, a module-level function of picklable arguments for
+process pools and clusters (:func:`work_items` cuts a run into such
+batches).  Sample ``i`` depends only on the seed and ``i``, and the
+aggregates keep integer sums, so the answer is the same whatever the
+batches, their order or the machines.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
+                  bid_score, contract_name, min_level)
+from .cards import SEATS, STRAINS, SUITS, Position, WhistError, seat_index, sort_cards
+from .engine import DEFAULT_TT_MB, Solver, engine_card
+from .sampling import DealSpec, deal_spec, sample_deal
+
+__all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
+           "lead_question", "tricks_question", "BidAggregate", "LeadAggregate",
+           "TricksAggregate", "simulate", "run_samples", "work_items", "equal_card_groups",
+           "LEVELS", "NOISE_SE"]
+
+LEVELS = tuple(range(1, 8))
+# A difference of means smaller than this many standard errors of the
+# paired differences is "within the noise".
+NOISE_SE = 2.0
+
+
+class SimulationError(WhistError):
+    pass
+
+
+def _seat(seat) -> int:
+    if isinstance(seat, int):
+        if 0 <= seat <= 3:
+            return seat
+        raise SimulationError(f"unknown seat {seat!r}")
+    return seat_index(str(seat))
+
+
+def _strain(strain) -> str:
+    s = "NT" if strain in (None, "", "N", "NT", "nt") else str(strain).upper()
+    if s not in STRAINS:
+        raise SimulationError(f"unknown strain {strain!r} (S, H, D, C or NT)")
+    return s
+
+
+def _ranking(ranking) -> str:
+    r = str(ranking).lower()
+    r = {"uptown": "up", "downtown": "down"}.get(r, r)
+    if r not in ("up", "down"):
+        raise SimulationError(f"unknown ranking {ranking!r} (up or down)")
+    return r
+
+
+# --------------------------------------------------------------------------
+# Statistics on integer sums (exact, whatever the order of the samples)
+
+
+def _mean(total: int, n: int) -> Optional[float]:
+    return total / n if n else None
+
+
+def _stderr(total: int, squares: int, n: int) -> Optional[float]:
+    """Standard error of the mean from the sum and the sum of squares."""
+    if n < 2:
+        return None
+    var = (squares - total * total / n) / (n - 1)
+    return math.sqrt(max(var, 0.0) / n)
+
+
+def _r(x: Optional[float]) -> Optional[float]:
+    return None if x is None else round(x, 4)
+
+
+def _hist_json(hist: dict) -> dict:
+    return {str(k): hist[k] for k in sorted(hist)}
+
+
+def _paired(rows_a: Sequence[int], rows_b: Sequence[int]) -> Tuple[float, Optional[float]]:
+    """Mean and standard error of the paired differences a - b."""
+    n = len(rows_a)
+    d = [a - b for a, b in zip(rows_a, rows_b)]
+    s = sum(d)
+    return s / n, _stderr(s, sum(x * x for x in d), n)
+
+
+def _within_noise(mean_diff: float, se: Optional[float]) -> bool:
+    if mean_diff == 0:
+        return True
+    return se is not None and abs(mean_diff) < NOISE_SE * se
+
+
+class _Aggregate:
+    """Samples so far: one row of integers per sample, in a fixed column
+    order; histograms and sums kept as they come."""
+
+    question = ""
+
+    def __init__(self, problem, seed, columns: int):
+        self.problem = problem
+        self.seed = seed
+        self.samples = 0
+        self.partial = False
+        self.rows: List[tuple] = []
+        self.sums = [0] * columns
+        self.squares = [0] * columns
+        self.hists = [dict() for _ in range(columns)]
+
+    def add(self, result: Sequence[int]) -> None:
+        """Take in one sample's result (from the question's ``solve_sample``)."""
+        row = tuple(result)
+        if len(row) != len(self.sums):
+            raise SimulationError(f"a sample result of {len(row)} values, {len(self.sums)} expected")
+        self.rows.append(row)
+        self.samples += 1
+        for j, v in enumerate(row):
+            self.sums[j] += v
+            self.squares[j] += v * v
+            h = self.hists[j]
+            h[v] = h.get(v, 0) + 1
+
+    def extend(self, results: Iterable[Sequence[int]]) -> None:
+        for r in results:
+            self.add(r)
+
+    def column(self, j: int) -> dict:
+        n = self.samples
+        return {"hist": _hist_json(self.hists[j]),
+                "mean": _r(_mean(self.sums[j], n)),
+                "stderr": _r(_stderr(self.sums[j], self.squares[j], n))}
+
+    def _head(self) -> dict:
+        out = {"question": self.question, "samples": self.samples, "seed": self.seed}
+        return out
+
+    def _tail(self, out: dict) -> dict:
+        if self.partial:
+            out["partial"] = True
+        return out
+
+
+# --------------------------------------------------------------------------
+# Bid
+
+
+@dataclass(frozen=True)
+class BidQuestion:
+    """Bid whist: what to bid from the bidder's cards (and the partner's,
+    when known).  Per sample, the books of the best exchange of each option
+    (the kitty's book included), as :func:`whist_solve.bid.analyse_bid`."""
+
+    spec: DealSpec
+    bidder: int
+    options: tuple = ALL_OPTIONS
+    min_bid_3: bool = False
+    tt_mb: float = BID_TT_MB
+
+    question = "bid"
+
+    def solve_sample(self, solver, deal) -> tuple:
+        exs = analyse_bid(deal.hands, deal.kitty, self.bidder, self.options, solver=solver)
+        return tuple(ex.books for ex in exs)
+
+    def aggregate(self, seed) -> "BidAggregate":
+        return BidAggregate(self, seed)
+
+
+def bid_question(known: Sequence, bidder, *, kitty: int = 6, unseen=None, hand_size=None,
+                 constraints: Iterable[str] = (), options=ALL_OPTIONS, min_bid_3: bool = False,
+                 max_tries: Optional[int] = None) -> BidQuestion:
+    """The bid question: ``known`` four hands N E S W (None when unknown;
+    the bidder's must be known), a 54-card deck, a ``kitty`` of 6 (or m
+    cards on a reduced deal of n-card hands, with ``unseen`` the cards in
+    play)."""
+    b = _seat(bidder)
+    if known[b] is None:
+        raise SimulationError(f"the bidder's ({SEATS[b]}) hand must be known")
+    kw = {} if max_tries is None else {"max_tries": max_tries}
+    spec = deal_spec(known, hand_size, jokers=True, unseen=unseen, kitty=kitty,
+                     constraints=constraints, **kw)
+    opts = tuple((_strain(t), _ranking(r)) for t, r in options)
+    if not opts:
+        raise SimulationError("no options to examine")
+    return BidQuestion(spec, b, opts, bool(min_bid_3))
+
+
+class BidAggregate(_Aggregate):
+    """Per option: the books' histogram, mean and standard error, the chance
+    of making each level (books >= level + 6), the expected score of each
+    bid (made: books - 6; set: minus the books short); the recommended bid:
+    the highest expected score, ties to the higher bid in the order of
+    :func:`whist_solve.bid.bid_rank` (number, then uptown < downtown <
+    no-trump), then to the earlier option.  With ``min_bid_3`` only bids 3
+    to 7 are recommended."""
+
+    question = "bid"
+
+    def __init__(self, problem: BidQuestion, seed):
+        super().__init__(problem, seed, len(problem.options))
+
+    def make(self, j: int, level: int) -> Optional[float]:
+        if not self.samples:
+            return None
+        need = level + BOOKS_FOR_LEVEL
+        return sum(c for b, c in self.hists[j].items() if b >= need) / self.samples
+
+    def score_total(self, j: int, level: int) -> int:
+        return sum(c * bid_score(level, b) for b, c in self.hists[j].items())
+
+    def bids(self):
+        """(option index, level) of every bid that may be recommended."""
+        lo = min_level(self.problem.min_bid_3)
+        return [(j, lv) for j in range(len(self.problem.options)) for lv in range(lo, 8)]
+
+    def best(self) -> Optional[Tuple[int, int]]:
+        """(option index, level) of the recommended bid, None before any sample."""
+        if not self.samples:
+            return None
+        opts = self.problem.options
+
+        def key(b):
+            j, lv = b
+            t, r = opts[j]
+            return (self.score_total(j, lv), bid_rank(lv, t, r), -j)
+        return max(self.bids(), key=key)
+
+    def close_bids(self) -> List[Tuple[int, int]]:
+        """Bids whose expected score is within the noise of the best's
+        (paired differences over the same samples)."""
+        best = self.best()
+        if best is None:
+            return []
+        jb, lb = best
+        sb = [bid_score(lb, row[jb]) for row in self.rows]
+        out = []
+        for j, lv in self.bids():
+            if (j, lv) == best:
+                continue
+            m, se = _paired(sb, [bid_score(lv, row[j]) for row in self.rows])
+            if _within_noise(m, se):
+                out.append((j, lv))
+        return out
+
+    def to_json(self) -> dict:
+        p = self.problem
+        n = self.samples
+        out = self._head()
+        out["bidder"] = SEATS[p.bidder]
+        out["min_bid_3"] = p.min_bid_3
+        options = []
+        for j, (t, r) in enumerate(p.options):
+            o = {"trump": t, "ranking": r}
+            o.update(self.column(j))
+            o["make"] = {str(lv): _r(self.make(j, lv)) for lv in LEVELS}
+            o["score"] = {str(lv): _r(self.score_total(j, lv) / n if n else None)
+                          for lv in LEVELS}
+            options.append(o)
+        out["options"] = options
+        best = self.best()
+        if best is None:
+            out["best"] = None
+        else:
+            j, lv = best
+            t, r = p.options[j]
+            scores = [bid_score(lv, row[j]) for row in self.rows]
+            s = sum(scores)
+            out["best"] = {"trump": t, "ranking": r, "level": lv,
+                           "contract": contract_name(lv, t, r), "bid": bid_name(lv, t, r),
+                           "score": _r(s / n), "stderr": _r(_stderr(s, sum(x * x for x in scores), n))}
+            out["close"] = [contract_name(lv2, *p.options[j2]) for j2, lv2 in self.close_bids()]
+        return self._tail(out)
+
+
+# --------------------------------------------------------------------------
+# Lead
+
+
+def equal_card_groups(hand: Sequence[str], in_play: Iterable[str], trump: Optional[str],
+                      ranking: str) -> List[List[str]]:
+    """The cards of ``hand`` in groups of equals: adjacent in the order of
+    their suit for this trump and ranking with no other card in play
+    between them (the jokers are the top trumps of a trump suit; at
+    no-trump they are two suitless losers).  Equal cards have the same
+    double-dummy value in every deal.  Groups and cards highest first."""
+    mine = set(hand)
+    by_suit: dict = {}
+    for c in set(in_play) | mine:
+        s, pw = engine_card(c, trump, ranking)
+        by_suit.setdefault(s, []).append((pw, c))
+    groups = []
+    for s in sorted(by_suit):
+        cur: List[str] = []
+        for _pw, c in sorted(by_suit[s], key=lambda x: (-x[0], x[1])):
+            if c in mine:
+                cur.append(c)
+            elif cur:
+                groups.append(cur)
+                cur = []
+        if cur:
+            groups.append(cur)
+    return groups
+
+
+@dataclass(frozen=True)
+class LeadQuestion:
+    """The opening lead: the leader's hand known and a contract.  Per
+    sample, the tricks the leader's side takes with each card of the
+    leader's hand (``cards`` order), best play after."""
+
+    spec: DealSpec
+    leader: int
+    trump: Optional[str]
+    ranking: str
+    level: int
+    need: int                  # tricks the declaring side needs from here
+    declarer: int
+    cards: tuple               # the leader's cards, display order
+    groups: tuple              # tuples of equal cards
+    tt_mb: float = DEFAULT_TT_MB
+
+    question = "lead"
+
+    def solve_sample(self, solver, deal) -> tuple:
+        pos = Position.make(deal.hands, self.trump, self.ranking, self.leader)
+        vals = solver.solve(pos, cards=True, line=False).cards
+        return tuple(vals[c] for c in self.cards)
+
+    def aggregate(self, seed) -> "LeadAggregate":
+        return LeadAggregate(self, seed)
+
+    @property
+    def contract(self) -> str:
+        return contract_name(self.level, self.trump or "NT", self.ranking)
+
+
+def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level: int = 1,
+                  need: Optional[int] = None, declarer=None, jokers: bool = False,
+                  unseen=None, hand_size=None, trump_card=None, dealer=None,
+                  constraints: Iterable[str] = (), max_tries: Optional[int] = None) -> LeadQuestion:
+    """The lead question.  ``trump``: 'S' 'H' 'D' 'C' or 'NT'; ``level``
+    1-7: the declaring side (the leader's opponents; ``declarer`` default
+    the leader's right-hand opponent) needs ``level + 6`` tricks, or
+    ``need`` tricks when given (an ending).  The contract fails ("set") on
+    a deal when the leader's side takes more than ``hand_size - need``.
+    Unseen cards the hands do not get are out of play."""
+    ld = _seat(leader)
+    if known[ld] is None:
+        raise SimulationError(f"the leader's ({SEATS[ld]}) hand must be known")
+    dec = (ld + 3) % 4 if declarer is None else _seat(declarer)
+    if dec % 2 == ld % 2:
+        raise SimulationError(f"the declarer ({SEATS[dec]}) and the leader ({SEATS[ld]}) "
+                              "are partners")
+    if not 1 <= int(level) <= 7:
+        raise SimulationError(f"contract level {level} (1 to 7)")
+    strain = _strain(trump)
+    rk = _ranking(ranking)
+    kw = {} if max_tries is None else {"max_tries": max_tries}
+    spec = deal_spec(known, hand_size, jokers=jokers, unseen=unseen, kitty=None,
+                     trump_card=trump_card, dealer=dealer, constraints=constraints, **kw)
+    n = spec.hand_size
+    nd = int(level) + BOOKS_FOR_LEVEL if need is None else int(need)
+    if not 0 <= nd <= n:
+        raise SimulationError(f"the declaring side needs {nd} of {n} tricks: impossible to judge")
+    t = None if strain == "NT" else strain
+    hand = list(spec.known[ld])
+    cards = tuple(sort_cards(hand, rk))
+    in_play = [c for h in spec.known if h is not None for c in h] + list(spec.pool)
+    if spec.preplaced:
+        in_play.append(spec.preplaced[1])
+    groups = tuple(tuple(g) for g in equal_card_groups(hand, in_play, t, rk))
+    return LeadQuestion(spec, ld, t, rk, int(level), nd, dec, cards, groups)
+
+
+class LeadAggregate(_Aggregate):
+    """Per card of the leader: histogram of the leader's side's tricks,
+    mean, standard error and the share of deals the contract fails.  The
+    best lead has the highest mean (ties: the first card in display order);
+    a card is within the noise of it when the mean of the paired
+    differences (the same samples) is below 2 standard errors of them."""
+
+    question = "lead"
+
+    def __init__(self, problem: LeadQuestion, seed):
+        super().__init__(problem, seed, len(problem.cards))
+
+    def set_share(self, j: int) -> Optional[float]:
+        if not self.samples:
+            return None
+        beat = self.problem.spec.hand_size - self.problem.need   # the leader's side needs more
+        return sum(c for v, c in self.hists[j].items() if v > beat) / self.samples
+
+    def best(self) -> Optional[int]:
+        if not self.samples:
+            return None
+        return max(range(len(self.problem.cards)), key=lambda j: (self.sums[j], -j))
+
+    def close(self) -> List[int]:
+        """Indices of the cards within the noise of the best (the best included)."""
+        b = self.best()
+        if b is None:
+            return []
+        col_b = [row[b] for row in self.rows]
+        out = []
+        for j in range(len(self.problem.cards)):
+            m, se = _paired(col_b, [row[j] for row in self.rows])
+            if j == b or _within_noise(m, se):
+                out.append(j)
+        return out
+
+    def to_json(self) -> dict:
+        p = self.problem
+        out = self._head()
+        out["leader"] = SEATS[p.leader]
+        out["contract"] = p.contract
+        out["declarer"] = SEATS[p.declarer]
+        out["need"] = p.need
+        close = set(self.close())
+        group_of = {c: g for g in p.groups for c in g}
+        cards = {}
+        for j, c in enumerate(p.cards):
+            o = self.column(j)
+            o["set"] = _r(self.set_share(j))
+            o["close"] = j in close
+            o["equal"] = [x for x in group_of[c] if x != c]
+            cards[c] = o
+        out["cards"] = cards
+        b = self.best()
+        out["best"] = None if b is None else p.cards[b]
+        out["groups"] = [list(g) for g in p.groups]
+        return self._tail(out)
+
+
+# --------------------------------------------------------------------------
+# Tricks
+
+
+@dataclass(frozen=True)
+class TricksQuestion:
+    """The double-dummy table of the sampled deals: per sample, the N-S
+    tricks for every strain, ranking and leader (in that nesting order)."""
+
+    spec: DealSpec
+    strains: tuple = STRAINS
+    rankings: tuple = ("up",)
+    leaders: tuple = (0, 1, 2, 3)
+    tt_mb: float = DEFAULT_TT_MB
+
+    question = "tricks"
+
+    @property
+    def cells(self) -> List[tuple]:
+        return [(s, r, ld) for s in self.strains for r in self.rankings for ld in self.leaders]
+
+    def solve_sample(self, solver, deal) -> tuple:
+        hands = [list(h) for h in deal.hands]
+        out = []
+        for s in self.strains:
+            t = None if s == "NT" else s
+            for r in self.rankings:
+                guess = -1
+                for ld in self.leaders:
+                    v = solver.ns_value_unchecked(hands, t, r, ld, guess)
+                    out.append(v)
+                    guess = v
+        return tuple(out)
+
+    def aggregate(self, seed) -> "TricksAggregate":
+        return TricksAggregate(self, seed)
+
+
+def tricks_question(known: Sequence, *, strains: Sequence[str] = STRAINS,
+                    rankings: Sequence[str] = ("up",), leaders: Sequence = ("N", "E", "S", "W"),
+                    jokers: bool = False, unseen=None, hand_size=None, trump_card=None,
+                    dealer=None, constraints: Iterable[str] = (),
+                    max_tries: Optional[int] = None) -> TricksQuestion:
+    """The tricks question from any known hands (unseen cards the hands do
+    not get are out of play)."""
+    kw = {} if max_tries is None else {"max_tries": max_tries}
+    spec = deal_spec(known, hand_size, jokers=jokers, unseen=unseen, kitty=None,
+                     trump_card=trump_card, dealer=dealer, constraints=constraints, **kw)
+    st = tuple(dict.fromkeys(_strain(s) for s in strains))
+    rk = tuple(dict.fromkeys(_ranking(r) for r in rankings))
+    ld = tuple(dict.fromkeys(_seat(x) for x in leaders))
+    if not st or not rk or not ld:
+        raise SimulationError("the tricks question needs a strain, a ranking and a leader")
+    return TricksQuestion(spec, st, rk, ld)
+
+
+class TricksAggregate(_Aggregate):
+    """Per strain, ranking and leader: histogram of N-S tricks, mean,
+    standard error, and the share of deals N-S take each level
+    (tricks >= level + 6; E-W's chances follow from the histogram)."""
+
+    question = "tricks"
+
+    def __init__(self, problem: TricksQuestion, seed):
+        super().__init__(problem, seed, len(problem.cells))
+
+    def make(self, j: int, level: int) -> Optional[float]:
+        if not self.samples:
+            return None
+        need = level + BOOKS_FOR_LEVEL
+        return sum(c for v, c in self.hists[j].items() if v >= need) / self.samples
+
+    def to_json(self) -> dict:
+        out = self._head()
+        table: dict = {}
+        for j, (s, r, ld) in enumerate(self.problem.cells):
+            o = self.column(j)
+            o["make"] = {str(lv): _r(self.make(j, lv)) for lv in LEVELS}
+            table.setdefault(s, {}).setdefault(r, {})[SEATS[ld]] = o
+        out["table"] = table
+        return self._tail(out)
+
+
+Question = Union[BidQuestion, LeadQuestion, TricksQuestion]
+
+
+# --------------------------------------------------------------------------
+# Running
+
+_SOLVERS: dict = {}
+
+
+def _solver_for(problem) -> Solver:
+    """This process's solver for the problem's table size (kept between
+    batches: the table's bounds stay true from deal to deal)."""
+    mb = problem.tt_mb
+    s = _SOLVERS.get(mb)
+    if s is None:
+        _SOLVERS.clear()
+        s = _SOLVERS[mb] = Solver(mb)
+    return s
+
+
+def run_samples(solver, item) -> list:
+    """The results of samples ``indices`` of ``seed``: ``item`` is
+    ``(problem, seed, indices)``.  Module-level and of picklable arguments,
+    for a batch runner mapping it over chunks of indices; ``solver`` None
+    uses one solver per process."""
+    problem, seed, indices = item
+    if solver is None:
+        solver = _solver_for(problem)
+    spec = problem.spec
+    return [problem.solve_sample(solver, sample_deal(spec, seed, i)) for i in indices]
+
+
+def work_items(problem, seed, count: int, chunk: int = 8, start: int = 0) -> List[tuple]:
+    """Samples ``start .. start + count - 1`` as items for :func:`run_samples`,
+    ``chunk`` samples each."""
+    if chunk < 1:
+        raise SimulationError("chunk must be at least 1")
+    return [(problem, seed, tuple(range(i, min(i + chunk, start + count))))
+            for i in range(start, start + count, chunk)]
+
+
+def simulate(problem, count: int, seed=0, solver=None,
+             progress: Optional[Callable] = None,
+             stop: Union[None, float, Callable[[], bool]] = None, aggregate=None):
+    """Run ``count`` samples of ``problem`` in this process and return the
+    aggregate (``.to_json()`` for the report).
+
+    ``progress(aggregate)`` is called after every sample.  ``stop`` is a
+    time budget in seconds or a function returning True to stop; a run
+    stopped early is marked partial.  Pass your own ``aggregate``
+    (``problem.aggregate(seed)``) to keep a handle on the samples taken so
+    far when the run is interrupted."""
+    if count < 0:
+        raise SimulationError(f"sample count {count}")
+    agg = aggregate if aggregate is not None else problem.aggregate(seed)
+    if solver is None:
+        solver = Solver(problem.tt_mb)
+    if stop is not None and not callable(stop):
+        deadline = time.monotonic() + float(stop)
+
+        def stop():
+            return time.monotonic() >= deadline
+    spec = problem.spec
+    for i in range(agg.samples, count):
+        if stop is not None and stop():
+            agg.partial = True
+            break
+        agg.add(problem.solve_sample(solver, sample_deal(spec, seed, i)))
+        if progress is not None:
+            progress(agg)
+    return agg
