@@ -1,0 +1,136 @@
+"""The constraint language of `simulate`: values on hand-made deals, errors
+with the column of the fault, and a fuzz that only the project's error ever
+escapes the parser."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import examples
+from whist_solve.cards import WhistError, parse_hand
+from whist_solve.constraints import (Constraint, ConstraintError, Constraints,
+                                     compile_constraints)
+
+# N: 4+3+2+1 + 4 (HA) = 14 hcp, spades 5; E: jokers and low cards
+N = parse_hand("AKQJ2.A3.432.432")
+E = parse_hand("T987.K.765.765.HL")
+S = parse_hand("43.QJT9.AKQJ.AKQ")
+W = parse_hand(".876542.T98.JT98")
+DEAL = [N, E, S, W]
+
+
+def value(text, hands=DEAL):
+    return Constraint(text).test(hands)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("hcp(N) == 14", True),
+    ("hcp(N) = 14", True),
+    ("hcp(n) >= 15", False),
+    ("HCP(North) > 13", True),
+    ("length(N, S) == 5", True),
+    ("length(N, spades) == 5 and length(W, S) == 0", True),
+    ("spades(N) == 5 and hearts(W) == 6", True),
+    ("hcp(N, S) == 10", True),
+    ("controls(N) == 5", True),            # SA HA SK
+    ("controls(S, D) == 3", True),
+    ("hcp(S) == 22", True),                # QJ 3, AKQJ 10, AKQ 9
+    ("jokers(E) == 2", True),
+    ("hcp(E) == 3", True),                 # K of hearts; jokers count 0
+    ("hcp(N) + hcp(S) - 36 == 0", True),
+    ("-hcp(W) == -1", True),
+    ("10 <= hcp(N) <= 15", True),
+    ("10 <= hcp(N) <= 13", False),
+    ("1 < 2 < 2", False),
+    ("not hcp(N) > 20", True),
+    ("! (hcp(N) > 20) && hcp(W) < 2 || 0 > 1", True),
+    ("hcp(N) > 20 or hcp(W) == 1", True),
+    ("hcp(N) > 20 OR (hcp(W) == 1 AND NOT length(W, H) == 6)", False),
+    ("(((hcp(N))) >= (14))", True),
+])
+def test_values(text, expected):
+    assert value(text) is expected
+
+
+def test_deal_is_a_deal():
+    cards = [c for h in DEAL for c in h]
+    assert all(len(h) == 13 for h in DEAL) and len(set(cards)) == 52
+
+
+def test_several_are_anded_and_pickle():
+    cs = compile_constraints(["hcp(N) >= 10", "length(W, S) == 0"])
+    assert cs.test(DEAL)
+    cs2 = Constraints(["hcp(N) >= 10", "length(W, S) >= 1"])
+    assert not cs2.test(DEAL)
+    assert Constraints([]).test(DEAL)
+    back = pickle.loads(pickle.dumps(cs))
+    assert back.texts == cs.texts and back.test(DEAL)
+    c = pickle.loads(pickle.dumps(Constraint("hcp(E) == 3")))
+    assert c.test(DEAL)
+
+
+@pytest.mark.parametrize("text,column,words", [
+    ("hcp(E) >= ", 11, "expected a number or a function"),
+    ("hcp(E) >= 12 and", 17, "expected a number or a function"),
+    ("hcp(X) > 3", 5, "unknown seat 'X'"),
+    ("length(E, Z) > 3", 11, "unknown suit 'Z'"),
+    ("length(E) > 3", 1, "wrong number of arguments"),
+    ("jokers(E, S) > 3", 11, "wrong number of arguments"),
+    ("foo(E) > 3", 1, "unknown function 'foo'"),
+    ("hcp(E)", 1, "a number where a condition belongs"),
+    ("hcp(E) > 3 and 4", 16, "a number where a condition belongs"),
+    ("(hcp(E) > 3) + 1 > 2", 1, "a condition where a number belongs"),
+    ("hcp(E) $ 3", 8, "unexpected character '$'"),
+    ("hcp(E) > > 3", 10, "unexpected '>'"),
+    (")", 1, "unexpected ')'"),
+    ("hcp(E) > 3)", 11, "unexpected ')'"),
+    ("hcp(E > 3", 7, "unexpected '>'"),
+    ("hcp() > 3", 1, "needs a seat"),
+])
+def test_errors_give_the_column(text, column, words):
+    with pytest.raises(ConstraintError) as ei:
+        Constraint(text)
+    msg = str(ei.value)
+    assert isinstance(ei.value, WhistError)
+    assert f"at column {column}" in msg, msg
+    assert words in msg, msg
+    assert repr(text) in msg
+    # the caret sits under the column
+    lines = msg.split("\n")
+    assert lines[-1].index("^") - 2 == column - 1
+    assert lines[-2][2:] == text
+
+
+def test_empty_is_an_error():
+    with pytest.raises(ConstraintError):
+        Constraint("   ")
+
+
+TOKENS = ["hcp", "length", "controls", "jokers", "spades", "foo", "(", ")", ",", "N", "E", "S",
+          "W", "H", "D", "C", "Q", "and", "or", "not", "AND", "!", "&&", "||", "<", "<=", ">",
+          ">=", "==", "=", "!=", "+", "-", "0", "12", "99999999999999999999", " ", "$", "\n",
+          "é", "1.5", "_x", "'"]
+
+
+@settings(max_examples=examples(300))
+@given(st.one_of(st.text(max_size=40),
+                 st.lists(st.sampled_from(TOKENS), max_size=25).map(" ".join),
+                 st.lists(st.sampled_from(TOKENS), max_size=25).map("".join)))
+def test_fuzz_only_the_projects_error_escapes(text):
+    try:
+        c = Constraint(text)
+    except ConstraintError as e:
+        assert "constraint" in str(e)
+        return
+    assert isinstance(c.test(DEAL), bool)
+
+
+def test_deep_nesting_is_a_clear_error_or_works():
+    text = "(" * 3000 + "1" + ")" * 3000 + " > 0"
+    try:
+        assert Constraint(text).test(DEAL)
+    except ConstraintError as e:
+        assert "nested" in str(e) or "column" in str(e)
