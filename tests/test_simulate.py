@@ -1,0 +1,337 @@
+"""Double-dummy simulation: the sampled distributions against exact
+enumeration (every consistent deal solved by the independent reference, or
+by the package's exchange for the bid question), agreement with `solve`,
+`dd_table` and `analyse_bid` when every card is known, the statistics of the
+aggregates, and answers that do not depend on how the samples are split."""
+from __future__ import annotations
+
+import json
+import pickle
+import statistics
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from scipy.stats import chisquare
+
+from reference import ref_card_values, ref_value
+from strategies import DECK52
+from whist_solve.bid import analyse_bid, bid_score
+from whist_solve.cards import Position, WhistError
+from whist_solve.engine import Solver, dd_table
+from whist_solve.sampling import deal_spec, enumerate_deals
+from whist_solve.simulate import (BidAggregate, LeadAggregate, SimulationError, bid_question,
+                                  equal_card_groups, lead_question, run_samples, simulate,
+                                  tricks_question, work_items)
+
+P_MIN = 0.001
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Solver(16)
+
+
+def completions(known, pool, n, kitty=0):
+    """Every way to complete ``known`` from ``pool`` (independent of the
+    package): (hands, kitty)."""
+    seats = [s for s in range(4) if known[s] is None]
+    out = []
+
+    def rec(i, rest, hands):
+        if i == len(seats):
+            for kit in combinations(rest, kitty):
+                out.append(([list(h) for h in hands], list(kit)))
+            return
+        for ch in combinations(rest, n):
+            hs = list(hands)
+            hs[seats[i]] = list(ch)
+            rec(i + 1, [c for c in rest if c not in ch], hs)
+
+    rec(0, list(pool), list(known))
+    return out
+
+
+def assert_matches(observed_hist: dict, exact: Counter, total_exact: int):
+    """Chi-square of a sampled histogram (string keys) against the exact
+    distribution; values with a small expected count are pooled."""
+    n = sum(observed_hist.values())
+    obs = Counter({int(k): v for k, v in observed_hist.items()})
+    assert set(obs) <= set(exact), (obs, exact)
+    big = [v for v in exact if exact[v] / total_exact * n >= 5]
+    small = [v for v in exact if v not in big]
+    o = [obs[v] for v in big]
+    e = [exact[v] / total_exact * n for v in big]
+    if small:
+        o.append(sum(obs[v] for v in small))
+        e.append(sum(exact[v] for v in small) / total_exact * n)
+    if len(o) < 2:
+        assert o[0] == n
+        return
+    p = chisquare(o, e).pvalue
+    assert p > P_MIN, (p, o, e)
+
+
+# --------------------------------------------------------------------------
+# Against exact enumeration
+
+
+def test_tricks_matches_exact_enumeration(solver):
+    north = ["SA", "SJ", "H5"]
+    south = ["S9", "HK", "D4"]
+    pool = ["SK", "ST", "S2", "HA", "HQ", "D7"]
+    q = tricks_question([north, None, south, None], strains=("S", "NT"), rankings=("up", "down"),
+                        unseen=pool)
+    deals = completions([north, None, south, None], pool, 3)
+    assert len(deals) == 20
+    agg = simulate(q, 500, seed=3, solver=solver)
+    out = agg.to_json()
+    assert out["question"] == "tricks" and out["samples"] == 500 and out["seed"] == 3
+    for strain in ("S", "NT"):
+        for ranking in ("up", "down"):
+            for seat, leader in zip("NESW", range(4)):
+                exact = Counter(ref_value(h, None if strain == "NT" else strain, ranking, leader)
+                                for h, _ in deals)
+                cell = out["table"][strain][ranking][seat]
+                assert_matches(cell["hist"], exact, len(deals))
+                assert cell["make"]["1"] == 0.0          # 7 tricks of 3: never
+
+
+def test_lead_matches_exact_enumeration(solver):
+    west = ["SK", "SQ", "H4"]
+    pool = ["SA", "SJ", "S3", "HA", "HQ", "H2", "DK", "D5", "C9"]
+    q = lead_question([None, None, None, west], "W", trump="H", ranking="up", need=2,
+                      unseen=pool)
+    assert q.declarer == 2 and q.need == 2
+    deals = completions([None, None, None, west], pool, 3)
+    assert len(deals) == 1680
+    exact = {c: Counter() for c in west}
+    for hands, _ in deals:
+        vals = ref_card_values(hands, "H", "up", 3)
+        for c in west:
+            exact[c][vals[c]] += 1
+    agg = simulate(q, 600, seed=5, solver=solver)
+    out = agg.to_json()
+    assert out["leader"] == "W" and out["contract"] == "1H" and out["declarer"] == "S"
+    assert set(out["cards"]) == set(west)
+    for c in west:
+        assert_matches(out["cards"][c]["hist"], exact[c], len(deals))
+        # set: the leader's side takes more than 3 - 2 = 1 trick
+        share = sum(v for k, v in out["cards"][c]["hist"].items() if int(k) >= 2) / 600
+        assert out["cards"][c]["set"] == round(share, 4)
+    # SK and SQ are equal (SJ... no: nothing between K and Q) in every sample
+    assert ["SK", "SQ"] in out["groups"]
+    for row in agg.rows:
+        assert row[q.cards.index("SK")] == row[q.cards.index("SQ")]
+    assert out["cards"]["SK"]["equal"] == ["SQ"]
+
+
+def test_bid_matches_exact_enumeration(solver):
+    # a reduced deal: hands of 2, a kitty of 2, bidder S and partner N known
+    north = ["SA", "D3"]
+    south = ["HK", "JH"]
+    pool = ["SK", "S4", "HA", "H9", "D2", "JL"]
+    q = bid_question([north, None, south, None], "S", kitty=2, unseen=pool)
+    deals = completions([north, None, south, None], pool, 2, kitty=2)
+    assert len(deals) == 90
+    bsolver = Solver(16)
+    exact_rows = [tuple(ex.books for ex in analyse_bid(h, k, 2, solver=bsolver))
+                  for h, k in deals]
+    agg = simulate(q, 400, seed=9, solver=bsolver)
+    out = agg.to_json()
+    assert out["bidder"] == "S" and len(out["options"]) == 10
+    for j, o in enumerate(out["options"]):
+        exact = Counter(r[j] for r in exact_rows)
+        assert_matches(o["hist"], exact, len(deals))
+    # the aggregate fed with every deal once is the exact answer
+    ex_agg = q.aggregate(0)
+    ex_agg.extend(exact_rows)
+    ex_out = ex_agg.to_json()
+    for j, o in enumerate(ex_out["options"]):
+        col = [r[j] for r in exact_rows]
+        assert o["mean"] == round(statistics.mean(col), 4)
+        for lv in range(1, 8):
+            assert o["make"][str(lv)] == round(sum(b >= lv + 6 for b in col) / 90, 4)
+            assert o["score"][str(lv)] == round(sum(bid_score(lv, b) for b in col) / 90, 4)
+    best = ex_out["best"]
+    scores = {(t, r, lv): sum(bid_score(lv, row[j]) for row in exact_rows)
+              for j, (t, r) in enumerate(q.options) for lv in range(1, 8)}
+    assert scores[best["trump"], best["ranking"], best["level"]] == max(scores.values())
+
+
+# --------------------------------------------------------------------------
+# Everything known: the same answers as solve / dd_table / analyse_bid
+
+
+def full_deal(seed, n=13):
+    import random
+    deck = list(DECK52)
+    random.Random(seed).shuffle(deck)
+    return [deck[i * n:(i + 1) * n] for i in range(4)]
+
+
+def test_full_knowledge_lead_equals_solve(solver):
+    hands = full_deal(1)
+    q = lead_question(hands, "E", trump="D", ranking="down", level=3)
+    agg = simulate(q, 3, seed=1, solver=solver)
+    ref = Solver().solve(Position.make(hands, "D", "down", 1), cards=True, line=False).cards
+    out = agg.to_json()
+    assert set(out["cards"]) == set(ref)
+    for c, v in ref.items():
+        assert out["cards"][c]["hist"] == {str(v): 3}
+        assert out["cards"][c]["mean"] == v and out["cards"][c]["stderr"] == 0
+        assert out["cards"][c]["set"] == (1.0 if v > 13 - 9 else 0.0)
+    assert ref[out["best"]] == max(ref.values())
+    assert all(out["cards"][c]["close"] == (v == max(ref.values())) for c, v in ref.items())
+
+
+def test_full_knowledge_tricks_equals_dd_table(solver):
+    hands = full_deal(2)
+    q = tricks_question(hands, rankings=("up", "down"))
+    out = simulate(q, 2, seed=0, solver=solver).to_json()
+    table = dd_table(hands, rankings=("up", "down"))
+    for s, by_r in table.items():
+        for r, by_seat in by_r.items():
+            for seat, v in by_seat.items():
+                assert out["table"][s][r][seat]["hist"] == {str(v): 2}
+
+
+def test_full_knowledge_bid_equals_analyse_bid():
+    import random
+    deck = DECK52 + ["JH", "JL"]
+    random.Random(4).shuffle(deck)
+    n, m = 5, 3
+    hands = [deck[i * n:(i + 1) * n] for i in range(4)]
+    kitty = deck[4 * n:4 * n + m]
+    q = bid_question(hands, "W", kitty=m, unseen=kitty)
+    out = simulate(q, 2, seed=0).to_json()
+    exs = analyse_bid(hands, kitty, 3, solver=Solver(16))
+    for o, ex in zip(out["options"], exs):
+        assert (o["trump"], o["ranking"]) == (ex.trump, ex.ranking)
+        assert o["hist"] == {str(ex.books): 2}
+
+
+# --------------------------------------------------------------------------
+# Repeatable whatever the split; picklable; progress and stop
+
+
+def test_same_answer_whatever_the_chunks(solver):
+    hands = full_deal(3, n=7)
+    q = lead_question([None, None, None, hands[3]], "W", trump="NT", need=4,
+                      unseen=[c for h in hands[:3] for c in h])
+    assert pickle.loads(pickle.dumps(q)) == q
+    whole = run_samples(solver, (q, 17, tuple(range(12))))
+    for chunk in (1, 5, 12):
+        items = work_items(q, 17, 12, chunk=chunk)
+        items = [pickle.loads(pickle.dumps(it)) for it in items]
+        parts = [r for it in items for r in run_samples(None, it)]
+        assert parts == whole
+    a = simulate(q, 12, seed=17, solver=solver)
+    b = q.aggregate(17)
+    for r in reversed(whole):        # order of arrival does not matter
+        b.add(r)
+    assert json.dumps(a.to_json()) == json.dumps(b.to_json())
+    assert a.rows == whole
+
+
+def test_progress_stop_and_partial(solver):
+    hands = full_deal(5)
+    q = tricks_question([hands[0], None, hands[2], None], strains=("NT",))
+    seen = []
+    agg = simulate(q, 10, seed=1, solver=solver, progress=lambda a: seen.append(a.samples),
+                   stop=lambda: len(seen) >= 4)
+    assert seen == [1, 2, 3, 4] and agg.samples == 4 and agg.to_json()["partial"] is True
+    full = simulate(q, 4, seed=1, solver=solver).to_json()
+    assert "partial" not in full
+    assert full["table"] == agg.to_json()["table"]
+    agg2 = simulate(q, 5, seed=1, solver=solver, stop=0.0)
+    assert agg2.samples == 0 and agg2.partial
+    # resuming a given aggregate continues where it stopped
+    agg3 = simulate(q, 6, seed=1, solver=solver, aggregate=agg)
+    assert agg3.samples == 6 and agg3.rows[:4] == agg.rows[:4]
+
+
+# --------------------------------------------------------------------------
+# Statistics and questions
+
+
+def test_means_stderr_and_noise():
+    hands = full_deal(6)
+    q = lead_question([None, None, None, hands[3]], "W", trump="S", level=4)
+    agg = LeadAggregate(q, 0)
+    k = len(q.cards)
+    # card 0 always one trick better than card 1; card 2 noisy around card 0
+    import random
+    rnd = random.Random(1)
+    rows = []
+    for i in range(40):
+        base = rnd.randrange(3, 9)
+        row = [base, base - 1, base + rnd.choice((-2, 2))] + [0] * (k - 3)
+        rows.append(tuple(row))
+        agg.add(row)
+    out = agg.to_json()
+    c0, c1, c2 = q.cards[:3]
+    col0 = [r[0] for r in rows]
+    assert out["cards"][c0]["mean"] == round(statistics.mean(col0), 4)
+    assert out["cards"][c0]["stderr"] == round(statistics.stdev(col0) / 40 ** 0.5, 4)
+    best = out["best"]
+    assert best in (c0, c2)
+    # paired: c1 is always exactly one trick worse than c0, far outside the noise
+    assert out["cards"][c1]["close"] is False
+    assert out["cards"][c0]["close"] and out["cards"][c2]["close"]
+    assert q.cards[3] not in [c for c in out["cards"] if out["cards"][c]["close"]]
+
+
+def test_bid_best_prefers_the_higher_bid_on_ties():
+    q = bid_question([["SA"] + [None] * 0, None, None, None], "N", kitty=1,
+                     unseen=["SK", "SQ", "SJ", "ST"], hand_size=1)
+    agg = BidAggregate(q, 0)
+    agg.add((2,) * 10)               # every option 2 books: level 1 never made
+    out = agg.to_json()
+    # every bid scores below zero; the least bad is level 1 (-5): among equal
+    # scores the highest bid, no-trump
+    assert out["best"]["level"] == 1 and out["best"]["trump"] == "NT"
+    assert out["best"]["score"] == -5
+    q3 = bid_question([["SA"], None, None, None], "N", kitty=1, unseen=["SK", "SQ", "SJ", "ST"],
+                      min_bid_3=True)
+    agg3 = BidAggregate(q3, 0)
+    agg3.add((2,) * 10)
+    assert agg3.to_json()["best"]["level"] == 3
+
+
+def test_equal_card_groups():
+    hand = ["SK", "SQ", "S9", "HA", "JH", "JL"]
+    in_play = hand + ["SJ", "ST", "S8", "HK", "H2"]
+    # SJ, ST, S8 in play separate SQ from S9; the HK, H2 and the other
+    # cards are out of play
+    assert equal_card_groups(hand, in_play, None, "up") == [
+        ["SK", "SQ"], ["S9"], ["HA"], ["JH", "JL"]]
+    # trumps: the jokers above the trump ace
+    assert equal_card_groups(hand, in_play, "H", "up") == [["SK", "SQ"], ["S9"], ["JH", "JL", "HA"]]
+    # downtown: K Q J T 9 8 ... 2 A (the ace stays high)
+    assert equal_card_groups(["S2", "SA", "SK"], ["S2", "SA", "SK", "S3"], None, "down") == [
+        ["SA", "S2"], ["SK"]]
+    assert equal_card_groups(["S2", "SA", "SK"], ["S2", "SA", "SK"], None, "down") == [
+        ["SA", "S2", "SK"]]
+    assert equal_card_groups(["S2", "SA", "SK"], ["S2", "SA", "SK", "S3"], None, "up") == [
+        ["SA", "SK"], ["S2"]]
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda: lead_question([None, None, None, None], "W", trump="S", hand_size=13),
+     "leader's (W) hand must be known"),
+    (lambda: bid_question([["SA"], None, None, None], "E", kitty=1, unseen=["SK"] * 1,
+                          hand_size=1), "bidder's (E) hand must be known"),
+    (lambda: lead_question([None, None, None, ["SA"]], "W", trump="X", unseen=list("SKSQSJ")),
+     "unknown strain"),
+    (lambda: lead_question([None, None, None, ["SA"]], "W", trump="S", declarer="E",
+                           unseen=["SK", "SQ", "SJ"]), "partners"),
+    (lambda: lead_question([None, None, None, ["SA"]], "W", trump="S", level=4,
+                           unseen=["SK", "SQ", "SJ"]), "needs 10 of 1 tricks"),
+    (lambda: lead_question([None, None, None, ["SA"]], "W", trump="S", level=8,
+                           unseen=["SK", "SQ", "SJ"]), "level 8"),
+])
+def test_bad_questions(make, words):
+    with pytest.raises(WhistError) as ei:
+        make()
+    assert words in str(ei.value)
