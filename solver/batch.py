@@ -28,13 +28,14 @@ parallel (the engine releases the GIL).  Each worker has its own tables:
 
 **Tasks are chunks of items.**  A task carries ``chunk`` items (``chunked``
 builds them) and returns one result per item, so the per-task overhead
-(measured by ``benchmarks/batch_overhead.py``: about 0.3 ms on the pool and
-3 ms on a local Dask cluster, see ``AUTO_TASK_SECONDS``) is paid once per
+(measured by ``benchmarks/batch_overhead.py``: about 0.2 ms of a worker's
+time on the pool and 5 ms on a local Dask cluster, see ``AUTO_TASK_SECONDS``) is paid once per
 chunk.  ``chunk=None`` sizes the chunks from the measured time of the first
 items so that a task lasts about ``AUTO_TASK_SECONDS``; the results still
 come back one per item, in input order.
 
-**Streaming.**  At most ``window`` tasks per worker thread are in flight: the
+**Streaming.**  At most ``window`` tasks per worker thread (default: 2 on
+the pool, 4 on Dask) are in flight: the
 first result is yielded as soon as it is ready and a long input is never read
 ahead in full.
 
@@ -106,14 +107,19 @@ __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_
            "AUTO_TASK_SECONDS", "MAX_AUTO_CHUNK"]
 
 # With chunk=None a task is sized to last about this long.  The per-task
-# overhead measured by benchmarks/batch_overhead.py on this project's 2-core
-# test machine: about 0.3 ms on the local pool and about 3 ms on a 2-worker
-# LocalCluster (client -> scheduler -> worker -> client, pickled both ways).
-# At 0.15 s a task, the cluster's overhead stays near 2% and the chunks stay
-# small enough to spread a few hundred items over a few dozen threads.
-AUTO_TASK_SECONDS = 0.15
+# overhead measured by benchmarks/batch_overhead.py on the project's 2-core
+# machine (2 workers, empty tasks of one item): about 0.1 ms of wall time a
+# task on the local pool (0.2 ms of a worker's time) and about 2.4 ms on a
+# 2-worker LocalCluster (client -> scheduler -> worker -> client, pickled
+# both ways; 4.8 ms of a worker's time).  At 0.2 s a task the cluster's
+# overhead stays near 2%, and the chunks stay small enough to spread a few
+# hundred items over a few dozen worker threads.
+AUTO_TASK_SECONDS = 0.2
 MAX_AUTO_CHUNK = 256          # items per task at most when sizing automatically
-DEFAULT_WINDOW = 2            # tasks in flight per worker thread
+# Tasks in flight per worker thread: enough that a worker has the next task
+# when it ends one.  Dask needs more to hide the scheduler's round trip (4
+# halves the overhead of empty tasks against 2).
+WINDOW = {"pool": 2, "dask": 4}
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
 
 
@@ -335,10 +341,11 @@ def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, flo
 def run_map(func: Callable[[Any, Any], Any], items: Iterable[Any],
             backend: Optional[Backend] = None, *, tt_mb: float = DEFAULT_TT_MB,
             return_exceptions: bool = True, chunk: Optional[int] = None,
-            window: int = DEFAULT_WINDOW, solver=None) -> Iterator[Any]:
+            window: Optional[int] = None, solver=None) -> Iterator[Any]:
     """Yield ``func(solver, item)`` for each item, in input order, on
     ``backend`` (see the module's documentation)."""
     backend = backend or Backend()
+    window = max(1, window or WINDOW.get(backend.kind, 2))
     if backend.kind == "inline":
         return _run_inline(func, items, tt_mb, return_exceptions, solver)
     if backend.kind == "pool":

@@ -166,7 +166,7 @@ def test_solver_too_large_on_the_cluster(cluster):
 
 # ---- faults
 
-def test_worker_killed_mid_run(cluster, expected):
+def test_worker_killed_mid_run(cluster, expected, capfd):
     address, client = cluster
     _wait_workers(client)
     items, inline = expected
@@ -180,6 +180,8 @@ def test_worker_killed_mid_run(cluster, expected):
             os.kill(pids[0], signal.SIGKILL)
     _same(out, inline)
     _wait_workers(client)                          # the nanny starts a new worker
+    assert pids[0] not in client.run(os.getpid).values()
+    assert capfd.readouterr().out == ""            # stdout is the results' channel
 
 
 def test_interrupt_cancels_and_leaves_the_cluster_usable(cluster, expected):
