@@ -1,0 +1,283 @@
+"""Review a recorded play against double-dummy.
+
+Every recorded card is judged in the position where it was played: the
+tricks its side takes from there on with best play by everyone (current
+trick included) *before* the card, and *after* it (the same count when the
+card is played and everyone plays best from then on).  ``cost`` is the
+difference (never negative); a card that costs tricks is a mistake, and the
+cards that kept the value (``best``) were right.
+
+Each position is solved once with one Solver, whose transposition table is
+kept from card to card: the values of all the legal cards of the position
+give both numbers ('before' is the best of them, 'after' the played one's).
+
+A play record that stops early (a claim, a partly played last trick) is
+reviewed as far as it goes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
+
+from .cards import SEATS, Position, PositionError, WhistError, side_of
+from .engine import Solver
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+_NUMBER_WORDS = {1: "a trick", 2: "two tricks", 3: "three tricks", 4: "four tricks",
+                 5: "five tricks"}
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One recorded card and its double-dummy values."""
+
+    index: int          # 0-based position in the play
+    card: str
+    seat: int           # 0..3 = N E S W
+    trick: int          # 1-based trick number
+    before: int         # tricks of the card's side from the position on, current trick included
+    after: int          # the same after this card
+    best: tuple         # the cards that keep 'before' (sorted as the position sorts them)
+
+    @property
+    def cost(self) -> int:
+        return self.before - self.after
+
+    @property
+    def side(self) -> str:
+        return side_of(self.seat)
+
+    def as_json(self) -> dict:
+        return {"card": self.card, "seat": SEATS[self.seat], "trick": self.trick,
+                "before": self.before, "after": self.after, "cost": self.cost,
+                "best": list(self.best)}
+
+
+@dataclass
+class Review:
+    """The review of a recorded play.
+
+    ``declarer`` is the declarer's seat (the seat to the right of the first
+    leader when no contract names one); ``dd_tricks`` the tricks the
+    declarer's side takes double-dummy from the start; ``played_tricks``
+    the tricks it won in the recorded play (None when the play stops before
+    the last trick); ``end_dd_tricks`` the tricks it ends with when the
+    play is finished double-dummy from the last recorded card (tricks won
+    so far included).  ``contract`` is (level, strain, declarer) or None,
+    ``result`` the tricks declarer's side took by the Result tag, or None.
+    """
+
+    cards: list
+    declarer: int
+    dd_tricks: int
+    tricks: int                         # tricks in the deal
+    played_tricks: Optional[int]
+    end_dd_tricks: int
+    contract: Optional[tuple] = None
+    result: Optional[int] = None
+    extra_books: int = 0
+
+    @property
+    def declarer_side(self) -> str:
+        return side_of(self.declarer)
+
+    @property
+    def defence_side(self) -> str:
+        return "EW" if self.declarer_side == "NS" else "NS"
+
+    @property
+    def cost(self) -> dict:
+        """Tricks lost by each side's cards: {'NS': n, 'EW': m}."""
+        out = {"NS": 0, "EW": 0}
+        for c in self.cards:
+            out[c.side] += c.cost
+        return out
+
+    @property
+    def mistakes(self) -> list:
+        return [c for c in self.cards if c.cost > 0]
+
+    @property
+    def complete(self) -> bool:
+        return self.played_tricks is not None
+
+    def need(self) -> Optional[int]:
+        """Tricks the contract needs (level + 6, less the extra books)."""
+        if self.contract is None:
+            return None
+        return self.contract[0] + 6 - self.extra_books
+
+    # -- text ---------------------------------------------------------------
+
+    def contract_name(self) -> Optional[str]:
+        if self.contract is None:
+            return None
+        level, strain, declarer = self.contract
+        return f"{level}{strain} by {SEATS[declarer]}"
+
+    def _outcome(self, tricks: int) -> str:
+        need = self.need()
+        if need is None:
+            return _plural(tricks, "trick")
+        if tricks >= need:
+            over = tricks - need
+            return f"makes {tricks}" + (f" (+{over})" if over else "")
+        return f"{tricks}, down {need - tricks}"
+
+    def events(self) -> list:
+        """(trick, who, tricks lost, seat, card) for every costly card, who
+        being 'declarer' or 'the defence'."""
+        out = []
+        for c in self.mistakes:
+            who = "declarer" if c.side == self.declarer_side else "the defence"
+            out.append((c.trick, who, c.cost, SEATS[c.seat], c.card))
+        return out
+
+    def verdict(self) -> str:
+        """One plain-ASCII sentence: the double-dummy outcome from the
+        start, what was taken, and where tricks changed hands."""
+        head = self.contract_name() or f"{self.declarer_side} (declaring {SEATS[self.declarer]})"
+        parts = [f"{head}: {self._outcome(self.dd_tricks)} double-dummy"]
+        taken = self.result if self.result is not None else self.played_tricks
+        if taken is not None:
+            word = "taken" if self.result is None else "taken (Result)"
+            parts.append(f"{taken} {word}")
+        else:
+            last = self.cards[-1].trick if self.cards else 0
+            parts.append(f"play recorded to trick {last}, "
+                         f"{self.end_dd_tricks} with double-dummy play from there")
+        events = self.events()
+        if events:
+            text = ", ".join(f"{who} lost {_NUMBER_WORDS.get(n, _plural(n, 'trick'))} "
+                             f"at trick {t} ({seat} {card})"
+                             for t, who, n, seat, card in events)
+            parts.append(text)
+        elif self.cards:
+            parts.append("no card cost a trick")
+        sentence = "; ".join(parts[:2])
+        if len(parts) > 2:
+            sentence += ": " + parts[2]
+        if (self.result is not None and self.complete
+                and self.result != self.played_tricks):
+            sentence += (f" (the recorded play gives {self.played_tricks}, "
+                         f"the Result tag {self.result})")
+        return sentence
+
+    def text(self) -> str:
+        """Lines: the verdict, then one line per costly card."""
+        lines = [self.verdict()]
+        cost = self.cost
+        lines.append(f"tricks lost: {self.declarer_side} {cost[self.declarer_side]}, "
+                     f"{self.defence_side} {cost[self.defence_side]}")
+        for c in self.mistakes:
+            best = " ".join(c.best)
+            lines.append(f"trick {c.trick:>2}  {SEATS[c.seat]} {c.card:<3} "
+                         f"{c.before} -> {c.after}  cost {c.cost}  best {best}")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict:
+        out = {"cards": [c.as_json() for c in self.cards],
+               "cost": self.cost,
+               "declarer": SEATS[self.declarer],
+               "dd_tricks": self.dd_tricks,
+               "played_tricks": self.played_tricks,
+               "end_dd_tricks": self.end_dd_tricks,
+               "verdict": self.verdict()}
+        if self.contract is not None:
+            level, strain, declarer = self.contract
+            out["contract"] = {"level": level, "strain": strain, "declarer": SEATS[declarer],
+                               "need": self.need()}
+        if self.result is not None:
+            out["result"] = {"tricks": self.result, "dd_tricks": self.dd_tricks,
+                             "difference": self.result - self.dd_tricks}
+        return out
+
+
+def _side_tricks(pos: Position, side: str) -> int:
+    return pos.ns_tricks if side == "NS" else pos.ew_tricks
+
+
+def review_play(start: Position, cards: Sequence[str],
+                contract: Optional[tuple] = None, result: Optional[int] = None,
+                declarer: Optional[int] = None, solver: Optional[Solver] = None,
+                extra_books: int = 0) -> Review:
+    """Review ``cards`` (in play order) played from ``start``.
+
+    ``contract`` is (level, strain, declarer seat) or None; ``declarer``
+    (when no contract) defaults to the seat to the right of the first
+    leader.  ``result`` is the declarer side's tricks from a Result tag.
+    Raises PositionError (with the trick number) on an illegal card."""
+    solver = solver or Solver()
+    if contract is not None:
+        declarer = contract[2]
+    if declarer is None:
+        declarer = (start.leader + 3) % 4
+    decl_side = side_of(declarer)
+    total = start.tricks_left
+
+    pos = start
+    reviews = []
+    first = None
+    for i, card in enumerate(cards):
+        trick_no = (start.ns_tricks + start.ew_tricks) + (i + len(start.trick)) // 4 + 1
+        res = solver.solve(pos, cards=True, line=False)
+        if first is None:
+            first = res
+        if card not in res.cards:
+            try:
+                pos.play(card)
+            except PositionError as e:
+                raise PositionError(str(e).replace(": ", f" in trick {trick_no}: ", 1)) from None
+            raise PositionError(f"illegal play {card} in trick {trick_no}")
+        before = res.tricks
+        after = res.cards[card]
+        best = tuple(c for c, v in res.cards.items() if v == before)
+        reviews.append(CardReview(i, card, pos.turn, trick_no, before, after, best))
+        pos = pos.play(card)
+
+    def side_value(p: Position) -> int:
+        if p.is_over():
+            return 0
+        ns = solver.ns_value(p)
+        return ns if decl_side == "NS" else p.tricks_left - ns
+
+    if first is not None:
+        dd = first.ns_tricks if decl_side == "NS" else first.tricks_left - first.ns_tricks
+    else:
+        dd = side_value(start)
+    dd += _side_tricks(start, decl_side)
+    end_dd = _side_tricks(pos, decl_side) + side_value(pos)
+    played = _side_tricks(pos, decl_side) if pos.is_over() else None
+    return Review(reviews, declarer, dd, total + start.ns_tricks + start.ew_tricks,
+                  played, end_dd, contract, result, extra_books)
+
+
+def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = None,
+                 leader: Union[int, str, None] = None,
+                 solver: Optional[Solver] = None) -> Review:
+    """Review a PBN board's ``[Play]`` section: the deal, trump, ranking and
+    leader as the board gives them (or the overrides), its Contract and
+    Declarer, and its Result tag (tricks of declarer's side)."""
+    start = board.start_position(trump, ranking, leader)
+    cards = board.play_cards(start.trump, start.ranking)
+    contract = None
+    c = board.contract()
+    decl = board.declarer()
+    if c is not None and not c.passed and c.level and decl is not None:
+        contract = (c.level, c.strain, decl)
+    result = None
+    value = (board.tags.get("Result") or "").strip().lstrip("^")
+    if value and value not in ("?", "-"):
+        try:
+            result = int(value)
+        except ValueError:
+            raise WhistError(f"board {board.label}: bad Result tag {value!r} "
+                             "(expected the tricks declarer took)") from None
+    try:
+        return review_play(start, cards, contract, result, declarer=decl, solver=solver)
+    except PositionError as e:
+        raise WhistError(f"board {board.label}: {e}") from None
