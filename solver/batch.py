@@ -57,7 +57,7 @@ caller that stops iterating, cancels the pending tasks: the Dask client is
 closed, leaving the cluster usable for the next run; the pool's workers are
 ended.  Pool workers ignore SIGINT (the parent handles it), and end with
 their parent however it ends (``PR_SET_PDEATHSIG`` on Linux).  While a pool
-runs in the main thread, SIGTERM and SIGHUP raise :class:`Terminated` (a
+(or a Dask run) goes on in the main thread, SIGTERM and SIGHUP raise :class:`Terminated` (a
 ``KeyboardInterrupt``) in the parent, which shuts the pool down like Ctrl-C;
 ``terminate_on_signals()`` installs the same handlers for a whole command.
 No worker process outlives the run.
@@ -68,6 +68,12 @@ whatever the backend, the number of workers or the chunk size, provided
 before: values do (a stored bound is a fact), node counts do not.  A
 simulation gets this by deriving sample ``i`` from the seed and ``i`` only
 (items such as ``(problem, seed, i)``).
+
+**A simulation** plugs in with one item per sample, e.g. ``(problem, seed,
+i)`` for ``i in range(samples)`` (a generator: nothing is built ahead), and a
+``func`` that derives sample ``i`` from ``seed`` and ``i``; the chunks keep
+the per-task cost low, and a ``problem`` shared by the items of a chunk is
+pickled once per chunk.
 
 **What must be picklable**: ``func`` (a module-level function of an
 importable module: the workers import it by name), the items and the
@@ -526,6 +532,12 @@ def connect(backend: Backend):
 
 
 def _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
+    with terminate_on_signals():
+        yield from _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, window)
+
+
+def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, window
+                     ) -> Iterator[Any]:
     client = connect(backend)
     version = _version()
     sizer = _Sizer(chunk)

@@ -284,3 +284,24 @@ def test_pool_workers_end_with_their_parent(tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _raise_unpicklable(solver, n):
+    if n == 1:
+        e = ValueError("bad 1")
+        e.lock = threading.Lock()          # cannot be pickled
+        raise e
+    return n
+
+
+def test_unpicklable_exception_comes_back_as_batch_error():
+    out = list(run_map(_raise_unpicklable, range(3), backend_for(jobs=2)))
+    assert out[0] == 0 and out[2] == 2
+    assert isinstance(out[1], BatchError) and str(out[1]) == "ValueError: bad 1"
+
+
+def test_a_worker_of_another_version_says_so():
+    from whist_solve.batch import _run_chunk
+    results, _ = _run_chunk(_table, _deals(2), 1, version="0.0.0-other")
+    assert [type(v) for ok, v in results] == [BatchError, BatchError]
+    assert "same version" in str(results[0][1])
