@@ -378,6 +378,9 @@ def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level:
         raise SimulationError(f"contract level {level} (1 to 7)")
     strain = _strain(trump)
     rk = _ranking(ranking)
+    if trump_card is not None and str(trump_card).strip().upper()[:1] != strain[:1]:
+        raise SimulationError(f"the turned-up card {trump_card} makes {str(trump_card)[:1].upper()} "
+                              f"trumps, not {strain}")
     kw = {} if max_tries is None else {"max_tries": max_tries}
     spec = deal_spec(known, hand_size, jokers=jokers, unseen=unseen, kitty=None,
                      trump_card=trump_card, dealer=dealer, constraints=constraints, **kw)

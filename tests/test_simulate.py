@@ -299,6 +299,18 @@ def test_bid_best_prefers_the_higher_bid_on_ties():
     assert agg3.to_json()["best"]["level"] == 3
 
 
+def test_classic_whist_trump_card_stays_with_the_dealer(solver):
+    west = ["SK", "H4", "C2"]
+    pool = ["SA", "SJ", "S3", "HA", "HQ", "H7", "DK", "D5", "C9"]
+    q = lead_question([None, None, None, west], "W", trump="H", need=2, unseen=pool,
+                      trump_card="H7", dealer="S")
+    agg = simulate(q, 30, seed=2, solver=solver)
+    for i in range(30):
+        from whist_solve.sampling import sample_deal
+        assert "H7" in sample_deal(q.spec, 2, i).hands[2]
+    assert agg.samples == 30
+
+
 def test_equal_card_groups():
     hand = ["SK", "SQ", "S9", "HA", "JH", "JL"]
     in_play = hand + ["SJ", "ST", "S8", "HK", "H2"]
@@ -330,6 +342,8 @@ def test_equal_card_groups():
                            unseen=["SK", "SQ", "SJ"]), "needs 10 of 1 tricks"),
     (lambda: lead_question([None, None, None, ["SA"]], "W", trump="S", level=8,
                            unseen=["SK", "SQ", "SJ"]), "level 8"),
+    (lambda: lead_question([None, None, None, ["SA"]], "W", trump="S", need=1, trump_card="H2",
+                           dealer="S", unseen=["SK", "SQ", "H2"]), "makes H trumps, not S"),
 ])
 def test_bad_questions(make, words):
     with pytest.raises(WhistError) as ei:
