@@ -19,18 +19,17 @@ cards, W is widened at each trick boundary down through the run of its
 lowest card, so that the runs the proof relied on stay runs in every
 position the entry serves.
 """
-from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from _types cimport (Ctx, CutEntry, Move, TrickState, TTable, TTPage, TTSlot, JOKERS, MAXPLY,
-                     MAXMOVES, NSUITS, CUTBITS)
+from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
 from _bits cimport popc, lowbit, highbit, present, owner, ws_pext, ws_spread
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_store
-from _tt cimport tt_init, tt_free, tt_clear, tt_probe, tt_store
+from _tt cimport TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_probe, tt_store
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -120,9 +119,9 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
         # suit are its last nb fields
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
     if result:
-        tt_store(&c.tt, key, key2, own, msk, need, c.st.left, c.st.left)
+        tt_store(&c.tt, key, key2, own, msk, need, c.st.left)
     else:
-        tt_store(&c.tt, key, key2, own, msk, 0, need - 1, c.st.left)
+        tt_store(&c.tt, key, key2, own, msk, 0, need - 1)
     return wout
 
 
@@ -207,11 +206,10 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef uint64_t wq, wacc, wc, key = 0, ckey = 0
     cdef uint64_t own[2]
     cdef uint16_t key2 = 0
-    cdef int n, i, r, q, s, b, need
+    cdef int n, i, r, s, b, need
     cdef int minrel[5]
     cdef uint32_t ws
     c.nodes += 1
-    c.nodes_at[st.left & 15] += 1
     if k == 0:
         need = target - st.ns_won
         # the table first with many tricks left (where need is out of
@@ -368,38 +366,12 @@ cdef class Core:
         return self.c.tt.nslots * sizeof(TTSlot) + self.c.tt.npages * sizeof(TTPage)
 
     @property
-    def tt_resets(self):
-        return self.c.tt.resets
-
-    @property
-    def tt_usage(self):
-        """(shapes stored, slots, pattern pages used, pages)."""
-        return (self.c.tt.used, self.c.tt.nslots, self.c.tt.pages_used, self.c.tt.npages)
-
-    @property
     def nodes(self):
         return self.c.nodes
 
-    @property
-    def tt_stores(self):
-        return self.c.tt.stores
-
-    @property
-    def tt_hits(self):
-        return self.c.tt.hits
-
-    @property
-    def node_profile(self):
-        """Nodes searched at each number of tricks left."""
-        return [self.c.nodes_at[i] for i in range(16)]
-
-    def reset_nodes(self):
-        self.c.nodes = 0
-        memset(self.c.nodes_at, 0, sizeof(self.c.nodes_at))
-
     def clear(self):
         """Forget every stored bound and remembered cut-off."""
-        tt_clear(&self.c.tt)
+        tt_empty(&self.c.tt)
         memset(self.c.cut, 0, (1 << CUTBITS) * sizeof(CutEntry))
 
     def set_position(self, hands, int trump, int leader, trick=()):
@@ -454,18 +426,6 @@ cdef class Core:
             r = search(self.c, target, 0)
         return bool(r)
 
-    def legal(self):
-        cdef int suits[16]
-        cdef int bits[16]
-        cdef int n = legal_cards(self.c, suits, bits)
-        return [(suits[i], bits[i]) for i in range(n)]
-
-    def turn(self):
-        return (self.c.st.leader + self.c.st.nplayed) & 3
-
-    def tricks_left(self):
-        return self.c.st.left
-
     def card_values(self, int guess=-1):
         """N-S totals after each legal card of the seat on turn: a list of
         ((suit, power), value).  Cards of one run of equivalent cards share
@@ -507,10 +467,6 @@ cdef class Core:
                 g = v
             out.append(((s, b), rep_value[rep]))
         return out
-
-    def play_card(self, int s, int b):
-        """Play a card for good (the root moves on)."""
-        cdef uint64_t dummy = play(self.c, s, b, 0)
 
     def line(self, int value):
         """One optimal line to the end from the current root, given its

@@ -7,17 +7,6 @@ from libc.stdint cimport uint32_t
 from _types cimport Ctx, Move, TrickState, JOKERS, NSUITS
 from _bits cimport popc, lowbit, highbit, present, ws_pext, ws_pdep
 
-cdef inline int beats(Ctx* c, int s, int b) noexcept nogil:
-    """Would card (s, b) beat the card winning the current trick?"""
-    cdef TrickState* st = &c.st
-    if st.winpos < 0:
-        return s != JOKERS
-    cdef int ws = st.tsuit[st.winpos]
-    if s == ws:
-        return b > st.tbit[st.winpos]
-    return s == c.trump
-
-
 cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
     """The suits seat h may play from, as the range s0 <= suit < s1: the led
     suit when h holds it, else any (the jokers' suit included)."""

@@ -20,7 +20,7 @@
 # (directories and lists) and a pool of pattern pages.  When either fills
 # up the table is emptied and starts again (stored bounds are only ever a
 # speed-up).
-from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
@@ -59,7 +59,44 @@ cdef extern from *:
     """
     void* ws_tt_alloc(size_t n, int zero) nogil
 
-from _types cimport TTPage, TTPattern, TTSlot, TTable, PAGE, TT_DIR
+cdef enum:
+    PAGE = 3          # patterns in one page of the table
+    TT_DIR = 0xFFFF   # TTSlot.sub of a shape's directory slot
+
+
+cdef struct TTPattern:
+    uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, highest card first
+    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend
+    uint8_t lower      # N-S take at least this many tricks from this trick on
+    uint8_t upper      # N-S take at most this many tricks from this trick on
+    uint8_t pad[6]     # (padding)
+
+
+cdef struct TTPage:
+    TTPattern pat[PAGE]  # patterns of one shape, oldest first
+    int32_t next       # next page of the same shape, -1 at the end
+    int32_t count      # patterns used in this page
+
+
+cdef struct TTSlot:
+    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
+    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
+    uint16_t gen       # generation of the table that wrote the slot: an older one means empty
+    uint16_t sub       # which list of the shape: TT_DIR for its directory, else class << 8 | top owners (see _tt.pxd)
+    uint16_t classes   # directory slot: the classes that have patterns (bit per class)
+    int32_t first      # first page of this list's patterns (-1 in a directory slot)
+    int32_t last       # page new patterns go to
+    uint32_t pad       # (padding: a slot fills 32 bytes, two to a cache line)
+
+
+cdef struct TTable:
+    TTSlot* slots      # open addressing over shapes; nslots is a power of two
+    TTPage* pages      # the pattern pool
+    uint64_t nslots    # slots allocated
+    uint64_t used      # slots in use (kept below half of nslots)
+    int32_t npages     # pages allocated
+    int32_t pages_used # pages handed out
+    uint16_t gen       # current generation (never 0): emptying the table moves it on
 
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
@@ -85,9 +122,6 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.npages = <int32_t> np
     t.used = 0
     t.pages_used = 0
-    t.stores = 0
-    t.hits = 0
-    t.resets = 0
     t.gen = 1
     return 0
 
@@ -108,13 +142,6 @@ cdef inline void tt_empty(TTable* t) noexcept nogil:
         t.gen = 1
     t.used = 0
     t.pages_used = 0
-
-
-cdef inline void tt_clear(TTable* t) noexcept nogil:
-    tt_empty(t)
-    t.stores = 0
-    t.hits = 0
-    t.resets = 0
 
 
 cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2, uint16_t sub) noexcept nogil:
@@ -202,7 +229,6 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
                 if p.lower >= need or p.upper < need:
                     msk_out[0] = p.msk[0]
                     msk_out[1] = p.msk[1]
-                    t.hits += 1
                     return 1 if p.lower >= need else 0
             pg = t.pages[pg].next
     return -1
@@ -228,12 +254,11 @@ cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t key2, uin
     e.classes = 0
     e.first = pg
     e.last = pg
-    e.npat = 0
     t.used += 1
 
 
 cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
-                          uint64_t* msk, int lower, int upper, int left) noexcept nogil:
+                          uint64_t* msk, int lower, int upper) noexcept nogil:
     """Record lower <= N-S tricks from here <= upper for the pattern."""
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
@@ -249,7 +274,6 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     sub = tt_sub(own, cls, sh)
     if (t.used + 2) * 2 > t.nslots or t.pages_used >= t.npages:
         tt_empty(t)
-        t.resets += 1
     d = tt_find(t, key, key2, TT_DIR)
     if d.gen != t.gen:
         tt_claim(t, d, key, key2, TT_DIR, -1)
@@ -269,7 +293,6 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
                         p.lower = lower
                     if upper < p.upper:
                         p.upper = upper
-                    t.stores += 1
                     return
             pg = t.pages[pg].next
         pg = e.last
@@ -277,19 +300,16 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
             npg = tt_new_page(t)
             if npg < 0:
                 tt_empty(t)
-                t.resets += 1
-                tt_store(t, key, key2, own, msk, lower, upper, left)
+                tt_store(t, key, key2, own, msk, lower, upper)
                 return
             t.pages[pg].next = npg
             e.last = npg
             pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
     t.pages[pg].count += 1
-    e.npat += 1
     p.own[0] = o0
     p.own[1] = o1
     p.msk[0] = msk[0]
     p.msk[1] = msk[1]
     p.lower = lower
     p.upper = upper
-    t.stores += 1
