@@ -19,22 +19,22 @@ cdef extern from *:
     /* Scatter the low bits of x to the bits set in m (bit deposit). */
     #if defined(__BMI2__)
     #include <immintrin.h>
-    static inline unsigned int ws_pext(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
-    static inline unsigned int ws_pdep(unsigned int x, unsigned int m) { return _pdep_u32(x, m); }
+    static inline unsigned int pext32(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
+    static inline unsigned int pdep32(unsigned int x, unsigned int m) { return _pdep_u32(x, m); }
     #else
-    static inline unsigned int ws_pext(unsigned int x, unsigned int m) {
+    static inline unsigned int pext32(unsigned int x, unsigned int m) {
         unsigned int r = 0, bit = 1;
         while (m) { if (x & m & (0u - m)) r |= bit; m &= m - 1; bit <<= 1; }
         return r;
     }
-    static inline unsigned int ws_pdep(unsigned int x, unsigned int m) {
+    static inline unsigned int pdep32(unsigned int x, unsigned int m) {
         unsigned int r = 0, bit = 1;
         while (m) { if (x & bit) r |= m & (0u - m); m &= m - 1; bit <<= 1; }
         return r;
     }
     #endif
     /* Spread the 16 low bits of x to the even bits of a 32-bit word. */
-    static inline unsigned int ws_spread(unsigned int x) {
+    static inline unsigned int spread_even(unsigned int x) {
         x &= 0xFFFFu;
         x = (x | (x << 8)) & 0x00FF00FFu;
         x = (x | (x << 4)) & 0x0F0F0F0Fu;
@@ -43,9 +43,9 @@ cdef extern from *:
         return x;
     }
     """
-    unsigned int ws_pext(unsigned int x, unsigned int m) nogil
-    unsigned int ws_pdep(unsigned int x, unsigned int m) nogil
-    unsigned int ws_spread(unsigned int x) nogil
+    unsigned int pext32(unsigned int x, unsigned int m) nogil
+    unsigned int pdep32(unsigned int x, unsigned int m) nogil
+    unsigned int spread_even(unsigned int x) nogil
 
 
 cdef inline int popc(uint32_t x) noexcept nogil:

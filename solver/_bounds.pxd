@@ -9,6 +9,11 @@
 # lead).  Each bound also reports W, the cards whose ranks it relied on,
 # so a stored table entry stays valid for every position that agrees on
 # them (see _engine.pyx).
+#
+# Names: h is the seat whose side is counted for (the leader, unless said
+# otherwise), p its partner, lho and rho its left- and right-hand
+# opponents; s is a suit and b a card's power in it; a parameter w
+# receives the W of the count returned.
 from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, TrickState, JOKERS, NSUITS
@@ -23,183 +28,193 @@ cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
     return n
 
 
-cdef inline int cash(Ctx* c, int h, uint64_t* wq, uint32_t* entries, int* side,
-              int* sk, uint32_t* sw, uint64_t* must) noexcept nogil:
+cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
+                     int* suit_tricks, uint32_t* suit_ranked, uint64_t* must) noexcept nogil:
     """Tricks seat h can cash one after another with its own top cards
     (cards higher than every card of the suit in the other three hands; the
     smaller cards too once the top ones outlast every other hand), counting
     a side suit only as long as no opponent with trumps is void in it,
     unless h has the top trumps to draw the opponents' trumps first.
 
-    Sets wq to the cards counted where they beat other cards, `entries` to
+    Sets w to the cards counted where they beat other cards, `entries` to
     the suits (bit per suit) where a small card led by partner would reach a
     winner of h straight away (no ruff possible), and `side` to the tricks
-    counted outside the trump suit.  sk[s] and sw[s] receive the tricks
-    counted in each suit and the cards among them whose rank matters; `must`
-    the top trumps that draw the opponents' trumps when some side suit's
-    count relies on it."""
-    cdef int s, k, kc, o, cap, n
-    cdef uint32_t mine, others, cards, wtop
-    cdef int t = c.trump
-    cdef int q = 0
+    counted outside the trump suit.  suit_tricks[s] and suit_ranked[s]
+    receive the tricks counted in each suit and the cards among them whose
+    rank matters; `must` the top trumps that draw the opponents' trumps when
+    some side suit's count relies on it."""
+    cdef int s, count, unruffed, longest, length, ruff_after, excess, opp
+    cdef uint32_t mine, others, counted, winners
+    cdef int trump = c.trump
+    cdef int total = 0
     cdef int drawn = 0
     cdef uint32_t drawers = 0
-    wq[0] = 0
+    w[0] = 0
     entries[0] = 0
     side[0] = 0
     must[0] = 0
     for s in range(4):
-        sk[s] = 0
-        sw[s] = 0
-    if t >= 0 and c.hand[h][t]:
-        others = c.hand[(h + 1) & 3][t] | c.hand[(h + 2) & 3][t] | c.hand[(h + 3) & 3][t]
-        drawers = c.hand[h][t] & ~((2u << highbit(others)) - 1) if others else 0
-        k = popc(drawers) if others else popc(c.hand[h][t])
-        o = popc(c.hand[(h + 1) & 3][t])
-        cap = popc(c.hand[(h + 3) & 3][t])
-        drawn = k >= o and k >= cap
+        suit_tricks[s] = 0
+        suit_ranked[s] = 0
+    if trump >= 0 and c.hand[h][trump]:
+        # can h draw the opponents' trumps with its top trumps?
+        others = c.hand[(h + 1) & 3][trump] | c.hand[(h + 2) & 3][trump] | c.hand[(h + 3) & 3][trump]
+        drawers = c.hand[h][trump] & ~((2u << highbit(others)) - 1) if others else 0
+        count = popc(drawers) if others else popc(c.hand[h][trump])
+        longest = popc(c.hand[(h + 1) & 3][trump])
+        length = popc(c.hand[(h + 3) & 3][trump])
+        drawn = count >= longest and count >= length
     for s in range(4):
         mine = c.hand[h][s]
         if not mine:
             continue
         others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
         if others:
-            cards = mine & ~((2u << highbit(others)) - 1)
+            counted = mine & ~((2u << highbit(others)) - 1)
         else:
-            cards = mine
-        k = popc(cards)
-        if k == 0:
+            counted = mine
+        count = popc(counted)
+        if count == 0:
             continue
-        wtop = cards
-        o = popc(c.hand[(h + 1) & 3][s])
-        cap = popc(c.hand[(h + 2) & 3][s])
-        if cap > o:
-            o = cap
-        cap = popc(c.hand[(h + 3) & 3][s])
-        if cap > o:
-            o = cap
-        if k >= o:
+        winners = counted              # the cards that win by rank
+        longest = popc(c.hand[(h + 1) & 3][s])
+        length = popc(c.hand[(h + 2) & 3][s])
+        if length > longest:
+            longest = length
+        length = popc(c.hand[(h + 3) & 3][s])
+        if length > longest:
+            longest = length
+        if count >= longest:
             # the top cards outlast every other hand's cards of the suit:
             # the small ones win too, by length
-            cards = mine
-            k = popc(mine)
-        kc = k
-        if t >= 0 and s != t:
-            cap = 99
-            o = (h + 1) & 3
-            if c.hand[o][t] and popc(c.hand[o][s]) < cap:
-                cap = popc(c.hand[o][s])
-            o = (h + 3) & 3
-            if c.hand[o][t] and popc(c.hand[o][s]) < cap:
-                cap = popc(c.hand[o][s])
-            if kc > cap:
-                kc = cap
-            if k > cap:
+            counted = mine
+            count = popc(mine)
+        unruffed = count
+        if trump >= 0 and s != trump:
+            # the tricks before an opponent with trumps is void in the suit
+            ruff_after = 99
+            opp = (h + 1) & 3
+            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
+                ruff_after = popc(c.hand[opp][s])
+            opp = (h + 3) & 3
+            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
+                ruff_after = popc(c.hand[opp][s])
+            if unruffed > ruff_after:
+                unruffed = ruff_after
+            if count > ruff_after:
                 if drawn:
-                    must[0] = (<uint64_t> drawers) << (16 * t)
+                    must[0] = (<uint64_t> drawers) << (16 * trump)
                 else:
-                    # the top `cap` of them still win
-                    n = k - cap
-                    while n > 0:
-                        cards &= cards - 1
-                        n -= 1
-                    k = cap
-        if k == 0:
+                    # the top `ruff_after` of them still win
+                    excess = count - ruff_after
+                    while excess > 0:
+                        counted &= counted - 1
+                        excess -= 1
+                    count = ruff_after
+        if count == 0:
             continue
-        sk[s] = k
+        suit_tricks[s] = count
         if others:
-            sw[s] = cards & wtop
-            wq[0] |= (<uint64_t> (cards & wtop)) << (16 * s)
-        if kc > 0:
+            suit_ranked[s] = counted & winners
+            w[0] |= (<uint64_t> (counted & winners)) << (16 * s)
+        if unruffed > 0:
             entries[0] |= 1u << s
-        if s != t:
-            side[0] += k
-        q += k
-    return q
+        if s != trump:
+            side[0] += count
+        total += count
+    return total
 
 
 cdef inline int trump_length(Ctx* c, int h) noexcept nogil:
     """Sure trump tricks of seat h's side by length: every trump of the
     longer trump hand wins unless an opponent's trump is in its trick.
     Depends on suit lengths only."""
-    cdef int t = c.trump
-    cdef int a = popc(c.hand[h][t]), b = popc(c.hand[(h + 2) & 3][t])
-    if b > a:
-        a = b
-    return a - popc(c.hand[(h + 1) & 3][t]) - popc(c.hand[(h + 3) & 3][t])
+    cdef int trump = c.trump
+    cdef int longer = popc(c.hand[h][trump]), partner_length = popc(c.hand[(h + 2) & 3][trump])
+    if partner_length > longer:
+        longer = partner_length
+    return longer - popc(c.hand[(h + 1) & 3][trump]) - popc(c.hand[(h + 3) & 3][trump])
 
 
-cdef inline int top_trumps(Ctx* c, int o, uint64_t* wq) noexcept nogil:
-    """Sure tricks of the side of seat o with the top trumps: the run of
+cdef inline int top_trumps(Ctx* c, int h, uint64_t* w) noexcept nogil:
+    """Sure tricks of the side of seat h with the top trumps: the run of
     top trumps the side holds, in either hand.  Each of them wins the trick
     it falls in, and two fall in one trick only when both hands must play
     one: the side takes at least as many as its longer trump hand holds
     trumps, up to the length of the run."""
-    cdef int t = c.trump
-    cdef uint32_t all_t = present(c, t)
-    cdef uint32_t mine, seg
-    cdef int top, holder, k = 0, b, lx, ly
-    wq[0] = 0
-    if not all_t:
+    cdef int trump = c.trump
+    cdef uint32_t left = present(c, trump)      # trumps not yet in the run
+    cdef uint32_t ours, run
+    cdef int holder, tricks = 0, b, longer, length
+    w[0] = 0
+    if not left:
         return 0
-    top = highbit(all_t)
-    holder = owner(c, t, top)
-    if (holder & 1) != (o & 1):
+    holder = owner(c, trump, highbit(left))
+    if (holder & 1) != (h & 1):
         return 0
-    mine = c.hand[holder][t] | c.hand[holder ^ 2][t]
-    seg = 0
-    while all_t:
-        b = highbit(all_t)
-        if not ((mine >> b) & 1):
+    ours = c.hand[holder][trump] | c.hand[holder ^ 2][trump]
+    run = 0
+    while left:
+        b = highbit(left)
+        if not ((ours >> b) & 1):
             break
-        seg |= 1u << b
-        all_t &= ~(1u << b)
-        k += 1
-    lx = popc(c.hand[holder][t])
-    ly = popc(c.hand[holder ^ 2][t])
-    if lx < ly:
-        lx = ly
-    if k > lx:
-        k = lx
-    if all_t:
-        wq[0] = (<uint64_t> seg) << (16 * t)
-    return k
+        run |= 1u << b
+        left &= ~(1u << b)
+        tricks += 1
+    longer = popc(c.hand[holder][trump])
+    length = popc(c.hand[holder ^ 2][trump])
+    if longer < length:
+        longer = length
+    if tricks > longer:
+        tricks = longer
+    if left:
+        w[0] = (<uint64_t> run) << (16 * trump)
+    return tricks
 
 
-cdef inline uint64_t fewest_cards(int* sk, uint32_t* sw, int* want) noexcept nogil:
+cdef inline uint64_t fewest_cards(int* suit_tricks, uint32_t* suit_ranked, int* want) noexcept nogil:
     """The cards whose ranks matter for `want` of the counted tricks, taken
     first from suits where no rank matters, then from the top of the rest
     (fewer cards fixed make a more general table entry).  Lowers want by
     the tricks taken."""
     cdef uint64_t w = 0
-    cdef int s, r, n
-    cdef uint32_t x, top
+    cdef int s, taken, n
+    cdef uint32_t ranked, top
     for s in range(4):
         if want[0] <= 0:
             return w
-        if sk[s] and not sw[s]:
-            want[0] -= sk[s]
+        if suit_tricks[s] and not suit_ranked[s]:
+            want[0] -= suit_tricks[s]
     for s in range(4):
         if want[0] <= 0:
             return w
-        if sk[s] and sw[s]:
-            r = sk[s] if sk[s] < want[0] else want[0]
-            want[0] -= r
-            x = sw[s]
-            if r >= popc(x):
-                top = x
+        if suit_tricks[s] and suit_ranked[s]:
+            taken = suit_tricks[s] if suit_tricks[s] < want[0] else want[0]
+            want[0] -= taken
+            ranked = suit_ranked[s]
+            if taken >= popc(ranked):
+                top = ranked
             else:
+                # the top `taken` cards
                 top = 0
-                n = r
+                n = taken
                 while n > 0:
-                    top |= 1u << highbit(x)
-                    x &= ~(1u << highbit(x))
+                    top |= 1u << highbit(ranked)
+                    ranked &= ~(1u << highbit(ranked))
                     n -= 1
             w |= (<uint64_t> top) << (16 * s)
     return w
 
 
-cdef inline int quick_tricks(Ctx* c, int h, uint64_t* wq, int need) noexcept nogil:
+cdef enum:
+    # Which count quick_tricks found best, and so which cards its W needs
+    BEST_TRIMMED = 0   # a count with some counted cards dropped: W keeps every card counted
+    BEST_OWN = 1       # h cashing its own top cards
+    BEST_PARTNER = 2   # partner cashing, h leading a small card to it
+    BEST_BOTH = 3      # h cashing first, then crossing to partner
+
+
+cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogil:
     """Sure tricks for the side of h, on lead: the best of h cashing its
     own top cards; h leading to partner's top cards in a suit where h has a
     card, partner then cashing its own (after h's, when partner has enough
@@ -208,109 +223,112 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* wq, int need) noexcept nog
     In a trump contract a hand whose partner cashes side-suit winners must
     never be forced to ruff one (it would take the lead): the count of such
     winners is limited by that hand's cards outside the trump suit."""
-    cdef uint64_t w1, w2
-    cdef uint32_t ent1, ent2, entry
-    cdef int p = (h + 2) & 3, s, t = c.trump
-    cdef int side1, side2, room, q2a, qc, spare
-    cdef int sk1[4]
-    cdef int sk2[4]
-    cdef uint32_t sw1[4]
-    cdef uint32_t sw2[4]
-    cdef uint64_t must1, must2, wentry = 0
-    cdef int q = cash(c, h, wq, &ent1, &side1, sk1, sw1, &must1)
-    cdef int q2 = cash(c, p, &w2, &ent2, &side2, sk2, sw2, &must2)
-    cdef int best, variant = 1, want
-    if t >= 0 and c.hand[p][t]:
+    cdef uint64_t w_own, w_partner
+    cdef uint32_t entries_own, entries_partner, h_suits
+    cdef int p = (h + 2) & 3, s, trump = c.trump
+    cdef int side_own, side_partner, room, partner_alone, both, spare
+    cdef int tricks_own[4]
+    cdef int tricks_partner[4]
+    cdef uint32_t ranked_own[4]
+    cdef uint32_t ranked_partner[4]
+    cdef uint64_t must_own, must_partner, w_entry = 0
+    cdef int own = cash(c, h, w, &entries_own, &side_own, tricks_own, ranked_own, &must_own)
+    cdef int partner = cash(c, p, &w_partner, &entries_partner, &side_partner, tricks_partner,
+                            ranked_partner, &must_partner)
+    cdef int best, best_count = BEST_OWN, want, tricks, by_trumps
+    if trump >= 0 and c.hand[p][trump]:
         room = nontrumps(c, p)
-        if side1 > room:
-            q -= side1 - room
-            side1 = room
-            variant = 0       # some counted cards are dropped: keep every card in W
-    best = q
-    w1 = wq[0]
-    entry = 0
+        if side_own > room:
+            own -= side_own - room
+            side_own = room
+            best_count = BEST_TRIMMED
+    best = own
+    w_own = w[0]
+    h_suits = 0
     for s in range(4):
         if c.hand[h][s]:
-            entry |= 1u << s
-    if entry & ent2:
+            h_suits |= 1u << s
+    if h_suits & entries_partner:
         # the entry: partner's top card of a suit where h has a card
-        s = lowbit(entry & ent2)
-        wentry = (<uint64_t> (1u << highbit(c.hand[p][s]))) << (16 * s)
+        s = lowbit(h_suits & entries_partner)
+        w_entry = (<uint64_t> (1u << highbit(c.hand[p][s]))) << (16 * s)
         # partner alone, h leading a small card to it
-        q2a = q2
-        if t >= 0 and c.hand[h][t]:
+        partner_alone = partner
+        if trump >= 0 and c.hand[h][trump]:
             room = nontrumps(c, h) - 1
             if room < 0:
                 room = 0
-            if side2 > room:
-                q2a = q2 - (side2 - room)
-        if q2a > best:
-            best = q2a
-            wq[0] = w2
-            variant = 2 if q2a == q2 else 0
-        # h cashes first, then crosses to partner
-        spare = -q2
+            if side_partner > room:
+                partner_alone = partner - (side_partner - room)
+        if partner_alone > best:
+            best = partner_alone
+            w[0] = w_partner
+            best_count = BEST_PARTNER if partner_alone == partner else BEST_TRIMMED
+        # h cashes first, then crosses to partner: partner needs a card to
+        # play to each of h's tricks besides its own winners
+        spare = -partner
         for s in range(NSUITS):
             spare += popc(c.hand[p][s])
-        if spare >= q:
-            qc = q2
-            if t >= 0 and popc(c.hand[h][t]) > q - side1:
-                room = nontrumps(c, h) - side1 - 1
+        if spare >= own:
+            both = partner
+            if trump >= 0 and popc(c.hand[h][trump]) > own - side_own:
+                room = nontrumps(c, h) - side_own - 1
                 if room < 0:
                     room = 0
-                if side2 > room:
-                    qc = q2 - (side2 - room)
-            qc += q
-            if qc > best:
-                best = qc
-                wq[0] = w1 | w2
-                variant = 3 if (qc - q) == q2 and variant != 0 else 0
-    q = best
-    if q >= need and need > 0:
+                if side_partner > room:
+                    both = partner - (side_partner - room)
+            both += own
+            if both > best:
+                best = both
+                w[0] = w_own | w_partner
+                best_count = BEST_BOTH if (both - own) == partner and best_count != BEST_TRIMMED \
+                    else BEST_TRIMMED
+    tricks = best
+    if tricks >= need and need > 0:
         want = need
-        if variant == 1:
-            wq[0] = fewest_cards(sk1, sw1, &want) | must1
-        elif variant == 2:
-            wq[0] = fewest_cards(sk2, sw2, &want) | must2 | wentry
-        elif variant == 3:
-            wq[0] = fewest_cards(sk1, sw1, &want) | must1
-            wq[0] |= fewest_cards(sk2, sw2, &want) | must2 | wentry
+        if best_count == BEST_OWN:
+            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
+        elif best_count == BEST_PARTNER:
+            w[0] = fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
+        elif best_count == BEST_BOTH:
+            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
+            w[0] |= fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
     if c.trump >= 0:
-        q2 = trump_length(c, h)
-        if q2 > q:
-            q = q2
-            wq[0] = 0
-        q2 = top_trumps(c, h, &w2)
-        if q2 > q:
-            q = q2
-            wq[0] = w2
-        if q == 0:
-            q = partner_ruff(c, h, wq)
-    if q > c.st.left:
-        q = c.st.left
-    return q
+        by_trumps = trump_length(c, h)
+        if by_trumps > tricks:
+            tricks = by_trumps
+            w[0] = 0
+        by_trumps = top_trumps(c, h, &w_partner)
+        if by_trumps > tricks:
+            tricks = by_trumps
+            w[0] = w_partner
+        if tricks == 0:
+            tricks = partner_ruff(c, h, w)
+    if tricks > c.st.left:
+        tricks = c.st.left
+    return tricks
 
 
-cdef inline int partner_ruff(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+cdef inline int partner_ruff(Ctx* c, int h, uint64_t* w) noexcept nogil:
     """1 when h can lead a side suit that partner ruffs for a sure trick:
     partner is void in it and has trumps, left-hand opponent must follow
     suit or has no trumps, and right-hand opponent must follow suit or
     cannot overruff partner's top trump; else 0."""
-    cdef int t = c.trump, s
+    cdef int trump = c.trump, s
     cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
-    cdef uint32_t pt = c.hand[p][t]
-    if not pt:
+    cdef uint32_t partner_trumps = c.hand[p][trump]
+    if not partner_trumps:
         return 0
     for s in range(4):
-        if s == t or not c.hand[h][s] or c.hand[p][s]:
+        if s == trump or not c.hand[h][s] or c.hand[p][s]:
             continue
-        if not c.hand[lho][s] and c.hand[lho][t]:
+        if not c.hand[lho][s] and c.hand[lho][trump]:
             continue
-        if c.hand[rho][s] or not c.hand[rho][t]:
-            wq[0] = 0
+        if c.hand[rho][s] or not c.hand[rho][trump]:
+            w[0] = 0
             return 1
-        if highbit(pt) > highbit(c.hand[rho][t]):
-            wq[0] = (<uint64_t> (1u << highbit(pt))) << (16 * t)
+        if highbit(partner_trumps) > highbit(c.hand[rho][trump]):
+            w[0] = (<uint64_t> (1u << highbit(partner_trumps))) << (16 * trump)
             return 1
     return 0
 
@@ -321,104 +339,103 @@ cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept 
     that trick, then the top cards the winner cashes; 0 if h's side holds
     the top card.  w receives the cards whose ranks this uses."""
     cdef uint32_t pres = present(c, s)
-    cdef int top, o, q
-    cdef uint64_t wc
-    cdef uint32_t ent
+    cdef int top, winner, tricks
+    cdef uint64_t w_cash
+    # (what cash reports besides, unused here)
+    cdef uint32_t entries
     cdef int side
-    cdef int sk[4]
-    cdef uint32_t sw[4]
+    cdef int suit_tricks[4]
+    cdef uint32_t suit_ranked[4]
     cdef uint64_t must
     w[0] = 0
     if not pres:
         return 0
     top = highbit(pres)
-    o = owner(c, s, top)
-    if o == h or o == p:
+    winner = owner(c, s, top)
+    if winner == h or winner == p:
         return 0
     # the winner leads next without the card it won with
-    c.hand[o][s] &= ~(1u << top)
-    q = cash(c, o, &wc, &ent, &side, sk, sw, &must)
-    c.hand[o][s] |= 1u << top
-    w[0] = wc | ((<uint64_t> 1) << (16 * s + top))
-    q += 1
-    if q > c.st.left:
-        q = c.st.left
-    return q
+    c.hand[winner][s] &= ~(1u << top)
+    tricks = cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+    c.hand[winner][s] |= 1u << top
+    w[0] = w_cash | ((<uint64_t> 1) << (16 * s + top))
+    tricks += 1
+    if tricks > c.st.left:
+        tricks = c.st.left
+    return tricks
 
 
-cdef inline int every_lead_loses(Ctx* c, int h, uint64_t* wq) noexcept nogil:
+cdef inline int every_lead_loses(Ctx* c, int h, uint64_t* w) noexcept nogil:
     """With a trump suit: 1 when whatever h leads, the opponents win the
     trick with the top card of the suit (a trump lead: the top trump; a
     side suit: its top card, partner unable to ruff), else 0."""
-    cdef int t = c.trump, s, o, p = (h + 2) & 3
+    cdef int trump = c.trump, s, p = (h + 2) & 3
     cdef uint32_t pres
-    cdef uint64_t w = 0
+    cdef uint64_t tops = 0
     for s in range(4):
         if not c.hand[h][s]:
             continue
         pres = present(c, s)
-        o = owner(c, s, highbit(pres))
-        if (o & 1) == (h & 1):
+        if (owner(c, s, highbit(pres)) & 1) == (h & 1):
             return 0
-        if s != t and not c.hand[p][s] and c.hand[p][t]:
+        if s != trump and not c.hand[p][s] and c.hand[p][trump]:
             return 0
-        w |= (<uint64_t> (1u << highbit(pres))) << (16 * s)
-    wq[0] = w
+        tops |= (<uint64_t> (1u << highbit(pres))) << (16 * s)
+    w[0] = tops
     return 1
 
 
-cdef inline int other_tricks(Ctx* c, int h, uint64_t* wq, int enough) noexcept nogil:
+cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept nogil:
     """Sure tricks for the side not on lead (h leads).  Only whether the
     count reaches `enough` matters to the caller: below it, the count may
     stop early (too high, but still below `enough`)."""
-    cdef int q, q2, s, r, best, lho = (h + 1) & 3, p = (h + 2) & 3
-    cdef uint64_t w, w2 = 0
-    wq[0] = 0
+    cdef int tricks, by_length, s, joker_lead, least, lho = (h + 1) & 3, p = (h + 2) & 3
+    cdef uint64_t w_lead, w_joker = 0
+    w[0] = 0
     if c.trump >= 0:
-        q = top_trumps(c, lho, wq)
-        q2 = trump_length(c, lho)
-        if q2 > q:
-            q = q2
-            wq[0] = 0
-        if q == 0:
-            q = every_lead_loses(c, h, wq)
-        return q
+        tricks = top_trumps(c, lho, w)
+        by_length = trump_length(c, lho)
+        if by_length > tricks:
+            tricks = by_length
+            w[0] = 0
+        if tricks == 0:
+            tricks = every_lead_loses(c, h, w)
+        return tricks
     # No-trump: whatever h leads, an opponent holds the top card of that
     # suit and wins the trick, then cashes its own top cards.  The count is
     # the least over h's choices of lead.
-    best = 99
+    least = 99
     for s in range(4):
         if not c.hand[h][s]:
             continue
-        r = win_and_cash(c, s, h, p, &w)
-        if r < best:
-            best = r
-        if best == 0 or best < enough:
-            wq[0] = 0
-            return best
-        wq[0] |= w
+        tricks = win_and_cash(c, s, h, p, &w_lead)
+        if tricks < least:
+            least = tricks
+        if least == 0 or least < enough:
+            w[0] = 0
+            return least
+        w[0] |= w_lead
     if c.hand[h][JOKERS]:
         # a joker led: left-hand opponent names the suit with its card, so
         # the opponents choose a suit whose top card they hold, if left-hand
         # opponent has a card of it
-        r = 0
+        joker_lead = 0
         for s in range(4):
             if c.hand[lho][s]:
-                q = win_and_cash(c, s, h, p, &w)
-                if q > r:
-                    r = q
-                    w2 = w
-        if r == 0:
-            wq[0] = 0
+                tricks = win_and_cash(c, s, h, p, &w_lead)
+                if tricks > joker_lead:
+                    joker_lead = tricks
+                    w_joker = w_lead
+        if joker_lead == 0:
+            w[0] = 0
             return 0
-        if r < best:
-            best = r
-        wq[0] |= w2
-    if best == 99:
-        best = 0
-        wq[0] = 0
-    return best
-
+        if joker_lead < least:
+            least = joker_lead
+        w[0] |= w_joker
+    if least == 99:
+        least = 0
+        w[0] = 0
+    return least
 
 
 cdef inline int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexcept nogil:
@@ -429,7 +446,7 @@ cdef inline int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexce
     cdef TrickState* st = &c.st
     cdef int h = st.leader
     cdef int ns_turn = (h & 1) == 0
-    cdef int q
+    cdef int sure
     w[0] = 0
     if st.ns_won >= target:
         return 1
@@ -439,25 +456,25 @@ cdef inline int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexce
     # other side's in theirs
     if want < 0 or want == ns_turn:
         if ns_turn:
-            q = quick_tricks(c, h, w, target - st.ns_won)
-            if st.ns_won + q >= target:
+            sure = quick_tricks(c, h, w, target - st.ns_won)
+            if st.ns_won + sure >= target:
                 return 1
         else:
-            q = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
-            if st.ns_won + st.left - q < target:
+            sure = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
+            if st.ns_won + st.left - sure < target:
                 return 0
         if want >= 0:
             w[0] = 0
             return -1
     if ns_turn:
-        q = other_tricks(c, h, w, st.ns_won + st.left - target + 1)
+        sure = other_tricks(c, h, w, st.ns_won + st.left - target + 1)
     else:
-        q = other_tricks(c, h, w, target - st.ns_won)
-    if q > 0:
+        sure = other_tricks(c, h, w, target - st.ns_won)
+    if sure > 0:
         if ns_turn:
-            if st.ns_won + st.left - q < target:
+            if st.ns_won + st.left - sure < target:
                 return 0
-        elif st.ns_won + q >= target:
+        elif st.ns_won + sure >= target:
             return 1
     w[0] = 0
     return -1
@@ -471,43 +488,45 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
     and the third hand cannot ruff; or when one of its hands can ruff and
     the third hand must follow suit."""
     cdef TrickState* st = &c.st
-    cdef int L = st.led, t = c.trump
+    cdef int led = st.led, trump = c.trump
     cdef int h = (st.leader + 1) & 3, third = (st.leader + 2) & 3, p = (st.leader + 3) & 3
     cdef int ns_turn = (h & 1) == 0
-    cdef uint32_t ours, th
-    cdef int top, hh, q, need
-    cdef uint64_t wc, must
-    cdef uint32_t ent
+    cdef uint32_t ours, third_cards
+    cdef int top, winner, tricks, need
+    cdef uint64_t w_cash
+    # (what cash reports besides, unused here)
+    cdef uint64_t must
+    cdef uint32_t entries
     cdef int side
-    cdef int sk[4]
-    cdef uint32_t sw[4]
+    cdef int suit_tricks[4]
+    cdef uint32_t suit_ranked[4]
     w[0] = 0
-    if L < 0:
+    if led < 0:
         return -1
     # tricks the side on turn needs from here for its goal
     need = (target - st.ns_won) if ns_turn else (st.ns_won + st.left - target + 1)
-    if t >= 0 and need > 1:
+    if trump >= 0 and need > 1:
         return -1
-    th = c.hand[third][L]
-    if t >= 0 and L != t and not th and c.hand[third][t]:
+    third_cards = c.hand[third][led]
+    if trump >= 0 and led != trump and not third_cards and c.hand[third][trump]:
         return -1                          # the third hand may ruff
-    ours = c.hand[h][L] | c.hand[p][L]
-    if ours and highbit(ours) > st.tbit[0] and (not th or highbit(ours) > highbit(th)):
+    ours = c.hand[h][led] | c.hand[p][led]
+    if ours and highbit(ours) > st.tbit[0] and (not third_cards or highbit(ours) > highbit(third_cards)):
         top = highbit(ours)
-        w[0] = (<uint64_t> 1) << (16 * L + top)
-        q = 1
-        if q < need:
+        w[0] = (<uint64_t> 1) << (16 * led + top)
+        tricks = 1
+        if tricks < need:
             # no-trump: the winner leads next and cashes its top cards (the
             # other cards that fall to this trick only help it)
-            hh = h if (c.hand[h][L] >> top) & 1 else p
-            c.hand[hh][L] &= ~(1u << top)
-            q += cash(c, hh, &wc, &ent, &side, sk, sw, &must)
-            c.hand[hh][L] |= 1u << top
-            if q < need:
+            winner = h if (c.hand[h][led] >> top) & 1 else p
+            c.hand[winner][led] &= ~(1u << top)
+            tricks += cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+            c.hand[winner][led] |= 1u << top
+            if tricks < need:
                 w[0] = 0
                 return -1
-            w[0] |= wc
-    elif not (t >= 0 and L != t and ((not c.hand[h][L] and c.hand[h][t])
-                                     or (not c.hand[p][L] and c.hand[p][t]))):
+            w[0] |= w_cash
+    elif not (trump >= 0 and led != trump and ((not c.hand[h][led] and c.hand[h][trump])
+                                               or (not c.hand[p][led] and c.hand[p][trump]))):
         return -1
     return 1 if ns_turn else 0

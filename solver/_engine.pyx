@@ -24,7 +24,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
-from _bits cimport popc, lowbit, highbit, present, owner, ws_pext, ws_spread
+from _bits cimport popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
@@ -50,7 +50,7 @@ cdef enum:
 # ---------------------------------------------------------------------------
 # Table keys and the widening of W
 
-cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own) noexcept nogil:
+cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_t* own) noexcept nogil:
     """Key (suit lengths, leader) and owner strings of the position at a
     trick boundary.  The owner string of a suit has two bits per card still
     in play, lowest card first: the seat that holds it."""
@@ -60,11 +60,11 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* key2, uint64_t* own)
     own[1] = 0
     for s in range(4):
         pres = present(c, s)
-        lo = ws_pext(c.hand[1][s] | c.hand[3][s], pres)
-        hi = ws_pext(c.hand[2][s] | c.hand[3][s], pres)
-        own[s >> 1] |= (<uint64_t> (ws_spread(lo) | (ws_spread(hi) << 1))) << (32 * (s & 1))
+        lo = pext32(c.hand[1][s] | c.hand[3][s], pres)
+        hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
+        own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
     key[0] = c.lenkey
-    key2[0] = 0x8000 | c.st.leader | c.jokkey
+    lead_jokers[0] = 0x8000 | c.st.leader | c.jokkey
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -87,7 +87,7 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
     return w
 
 
-cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
+cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t lead_jokers,
                               uint64_t* own, int result, int need) noexcept nogil:
     """At a trick boundary: widen W to whole top segments (down through the
     run of its lowest card in each suit), store the bound, return the
@@ -95,15 +95,15 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
     cdef uint64_t msk[2]
     cdef uint64_t wout = 0
     cdef int s, b, o, nb
-    cdef uint32_t pres, ws, below, seg
+    cdef uint32_t pres, decided, below, seg
     msk[0] = 0
     msk[1] = 0
     for s in range(4):
         pres = present(c, s)
-        ws = <uint32_t> ((w >> (16 * s)) & 0xFFFF) & pres
-        if not ws:
+        decided = <uint32_t> ((w >> (16 * s)) & 0xFFFF) & pres
+        if not decided:
             continue
-        b = lowbit(ws)
+        b = lowbit(decided)
         o = owner(c, s, b)
         below = pres & ((1u << b) - 1)
         while below:
@@ -119,9 +119,9 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t key2,
         # suit are its last nb fields
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
     if result:
-        tt_store(&c.tt, key, key2, own, msk, need, c.st.left)
+        tt_store(&c.tt, key, lead_jokers, own, msk, need, c.st.left)
     else:
-        tt_store(&c.tt, key, key2, own, msk, 0, need - 1)
+        tt_store(&c.tt, key, lead_jokers, own, msk, 0, need - 1)
     return wout
 
 
@@ -136,12 +136,12 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
     cdef uint64_t w, key
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
-    cdef uint16_t key2
+    cdef uint16_t lead_jokers
     if c.st.nplayed == 0:
         r = bounds_at_lead(c, target, &w, want)
         if r < 0:
-            trick_key(c, &key, &key2, own)
-            r = tt_probe(&c.tt, key, key2, own, target - c.st.ns_won, msk)
+            trick_key(c, &key, &lead_jokers, own)
+            r = tt_probe(&c.tt, key, lead_jokers, own, target - c.st.ns_won, msk)
         return r
     n = gen_moves(c, ply)
     if n > 1:
@@ -182,15 +182,15 @@ cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogi
         mv[nh + i] = rest[i]
 
 
-cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t* key2,
+cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t* lead_jokers,
                              uint64_t* own) noexcept nogil:
     """At a trick boundary: the table's answer to "N-S take `need` more
     tricks?" (1, 0, or -1 unknown), with the cards of the deciding pattern
-    in c.w[ply]; the position's key is left in key, key2, own for a store."""
+    in c.w[ply]; the position's key is left in key, lead_jokers, own for a store."""
     cdef uint64_t msk[2]
     cdef int r
-    trick_key(c, key, key2, own)
-    r = tt_probe(&c.tt, key[0], key2[0], own, need, msk)
+    trick_key(c, key, lead_jokers, own)
+    r = tt_probe(&c.tt, key[0], lead_jokers[0], own, need, msk)
     if r >= 0:
         c.w[ply] = pattern_cards(c, msk)
     return r
@@ -205,17 +205,17 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int ns_turn = (h & 1) == 0
     cdef uint64_t wq, wacc, wc, key = 0, ckey = 0
     cdef uint64_t own[2]
-    cdef uint16_t key2 = 0
+    cdef uint16_t lead_jokers = 0
     cdef int n, i, r, s, b, need
     cdef int minrel[5]
-    cdef uint32_t ws
+    cdef uint32_t decided
     c.nodes += 1
     if k == 0:
         need = target - st.ns_won
         # the table first with many tricks left (where need is out of
         # range the bounds answer at once), else the bounds first
         if st.left >= TT_FIRST and need > 0 and need <= st.left:
-            r = table_answer(c, need, ply, &key, &key2, own)
+            r = table_answer(c, need, ply, &key, &lead_jokers, own)
             if r >= 0:
                 return r
         r = bounds_at_lead(c, target, &wq, -1)
@@ -223,7 +223,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             c.w[ply] = wq
             return r
         if st.left < TT_FIRST:
-            r = table_answer(c, need, ply, &key, &key2, own)
+            r = table_answer(c, need, ply, &key, &lead_jokers, own)
             if r >= 0:
                 return r
     elif k == 1:
@@ -256,7 +256,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             if i > 0:
                 cut_store(c, ckey, s, b)
             if k == 0:
-                c.w[ply] = close_and_store(c, wc, key, key2, own, r, need)
+                c.w[ply] = close_and_store(c, wc, key, lead_jokers, own, r, need)
             else:
                 c.w[ply] = wc
             return r
@@ -265,14 +265,14 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             # If the result did not depend on this card's rank, every card
             # of the suit below the lowest card that mattered gives the same
             # result (the positions agree on all cards that decided it).
-            ws = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
-            if not ws:
+            decided = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
+            if not decided:
                 minrel[s] = 16
-            elif b < lowbit(ws) and lowbit(ws) > minrel[s]:
-                minrel[s] = lowbit(ws)
+            elif b < lowbit(decided) and lowbit(decided) > minrel[s]:
+                minrel[s] = lowbit(decided)
     r = 1 - ns_turn
     if k == 0:
-        c.w[ply] = close_and_store(c, wacc, key, key2, own, r, need)
+        c.w[ply] = close_and_store(c, wacc, key, lead_jokers, own, r, need)
     else:
         c.w[ply] = wacc
     return r

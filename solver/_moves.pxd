@@ -5,7 +5,7 @@
 from libc.stdint cimport uint32_t
 
 from _types cimport Ctx, Move, TrickState, JOKERS, NSUITS
-from _bits cimport popc, lowbit, highbit, present, ws_pext, ws_pdep
+from _bits cimport popc, lowbit, highbit, present, pext32, pdep32
 
 cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
     """The suits seat h may play from, as the range s0 <= suit < s1: the led
@@ -59,8 +59,8 @@ cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
     for i in range(k):
         if c.st.tsuit[i] == s:
             pres |= 1u << c.st.tbit[i]
-    x = ws_pext(c.hand[h][s], pres)
-    return ws_pdep(x & ~(x << 1), pres)
+    x = pext32(c.hand[h][s], pres)
+    return pdep32(x & ~(x << 1), pres)
 
 
 cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
@@ -142,12 +142,13 @@ cdef inline uint32_t top_card(uint32_t x) noexcept nogil:
 
 
 cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
-    """How promising a lead from suit s is for seat h (higher is better)."""
+    """How promising ace lead from suit s is for seat h (higher is better)."""
     cdef int t = c.trump
     cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
     cdef uint32_t my = c.hand[h][s], pd = c.hand[p][s]
     cdef uint32_t lh = c.hand[lho][s], rh = c.hand[rho][s]
-    cdef uint32_t ours = my | pd, allc, a, kk, q, j, tt
+    cdef uint32_t ours = my | pd, rest
+    cdef uint32_t ace, king, queen, jack, ten   # the top five cards of the suit still held
     if s == JOKERS:
         return -90
     if t >= 0:
@@ -155,31 +156,31 @@ cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
             return 0
         if (c.hand[lho][t] and not lh) or (c.hand[rho][t] and not rh):
             return -60             # an opponent ruffs
-    allc = my | pd | lh | rh
-    a = top_card(allc)
-    allc ^= a
-    kk = top_card(allc)
-    allc ^= kk
-    q = top_card(allc)
-    allc ^= q
-    j = top_card(allc)
-    allc ^= j
-    tt = top_card(allc)
+    rest = my | pd | lh | rh
+    ace = top_card(rest)
+    rest ^= ace
+    king = top_card(rest)
+    rest ^= king
+    queen = top_card(rest)
+    rest ^= queen
+    jack = top_card(rest)
+    rest ^= jack
+    ten = top_card(rest)
     if popc(pd) >= 2 and popc(lh) >= 2:
-        if (((pd & kk) and (lh & a))
-                or ((pd & a) and (lh & kk) and ((pd & q) or ((ours & q) and (ours & j))))
-                or ((pd & kk) and (lh & q) and ((pd & j) or ((ours & j) and (ours & tt))))):
+        if (((pd & king) and (lh & ace))
+                or ((pd & ace) and (lh & king) and ((pd & queen) or ((ours & queen) and (ours & jack))))
+                or ((pd & king) and (lh & queen) and ((pd & jack) or ((ours & jack) and (ours & ten))))):
             return 65              # partner's tenace over LHO
     if popc(my) >= 2 and popc(rh) >= 2:
         # (at no-trump too: 0.6% fewer nodes over four sets of deals)
-        if ((my & a) and (rh & kk)) or ((my & kk) and (rh & a) and not (ours & q)):
+        if ((my & ace) and (rh & king)) or ((my & king) and (rh & ace) and not (ours & queen)):
             return -20             # a free finesse for RHO
-    if (pd & a) and lh and rh:
+    if (pd & ace) and lh and rh:
         return 62                  # partner holds the top card
-    if lh and rh and popc(ours & (a | kk | q)) >= 2:
+    if lh and rh and popc(ours & (ace | king | queen)) >= 2:
         return 60                  # a strong suit
     if (t >= 0 and not pd and lh and rh and c.hand[p][t]
-            and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (my & a and popc(my) == 1)):
+            and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (my & ace and popc(my) == 1)):
         return 45                  # partner ruffs
     if not pd or not lh or not rh:
         return 30

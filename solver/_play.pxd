@@ -12,7 +12,7 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     cdef TrickState* st = &c.st
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
-    cdef int i, ws, wp, winner, byrank
+    cdef int i, win_suit, wp, winner, byrank
     c.saved[ply] = st[0]
     c.hand[h][s] &= ~(1 << b)
     c.lenkey -= c.lenstep[h][s]
@@ -31,8 +31,8 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
             st.winpos = k
             st.led = s
     else:
-        ws = st.tsuit[st.winpos]
-        if s == ws:
+        win_suit = st.tsuit[st.winpos]
+        if s == win_suit:
             if b > st.tbit[st.winpos]:
                 st.winpos = k
         elif s == c.trump:
@@ -41,10 +41,10 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
         st.nplayed = k + 1
         return 0
     wp = st.winpos
-    ws = st.tsuit[wp]
+    win_suit = st.tsuit[wp]
     byrank = 0
     for i in range(4):
-        if i != wp and st.tsuit[i] == ws:
+        if i != wp and st.tsuit[i] == win_suit:
             byrank = 1
     winner = (st.leader + wp) & 3
     if (winner & 1) == 0:
@@ -55,7 +55,7 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     st.led = -1
     st.winpos = -1
     if byrank:
-        return (<uint64_t> 1) << (16 * ws + st.tbit[wp])
+        return (<uint64_t> 1) << (16 * win_suit + st.tbit[wp])
     return 0
 
 
