@@ -18,6 +18,19 @@ same answer.  Because the search plays only one card of a run of equivalent
 cards, W is widened at each trick boundary down through the run of its
 lowest card, so that the runs the proof relied on stay runs in every
 position the entry serves.
+
+This file is the search driver (search, exact, the lead probes, the table
+keys and the widening of W) and the Python face, Core.  Each other idea of
+the search has its own file, compiled into this one module through
+cimport (their functions are `cdef inline`):
+
+    _types.pxd   the shared structs: the trick state, a move, the search context
+    _bits.pxd    bit helpers: popcount, lowest/highest card, bit extract/deposit
+    _play.pxd    making and unmaking a card
+    _bounds.pxd  sure-trick bounds for both sides, at the lead and second hand
+    _moves.pxd   move generation and ordering
+    _cutoff.pxd  the cut-off cache (the card that last cut off, tried first)
+    _tt.pxd      the transposition table and its structs
 """
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free

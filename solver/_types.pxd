@@ -1,4 +1,5 @@
-# Shared C-level types of the search core.
+# Shared C-level types of the search core (the transposition table's own
+# structs are in _tt.pxd).
 #
 # Cards inside the engine are (suit, bit) pairs.  The bit is the card's
 # power inside its suit for the deal's ranking: 0 is the lowest card, 12 the
@@ -50,7 +51,7 @@ cdef struct Ctx:
     TrickState saved[MAXPLY]    # st before the card played at each ply
     Move moves[MAXPLY][MAXMOVES]  # move lists, one per ply
     uint64_t w[MAXPLY]          # cards whose ranks decided the result at each ply (16 bits a suit)
-    uint64_t nodes              # nodes searched since the counter was reset
+    uint64_t nodes              # nodes searched since the core was made
     TTable tt                   # the transposition table
     uint64_t lenkey             # suit lengths of every hand (the table key, see TTSlot.key), updated by play/unplay
     uint16_t jokkey             # no-trump joker counts of every hand (2 bits each from bit 2), updated by play/unplay
