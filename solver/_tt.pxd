@@ -20,7 +20,7 @@
 # (directories and lists) and a pool of pattern pages.  When either fills
 # up the table is emptied and starts again (stored bounds are only ever a
 # speed-up).
-from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
@@ -38,7 +38,7 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    static void* ws_tt_alloc(size_t n, int zero) {
+    static void* tt_alloc(size_t n, int zero) {
         void* p = NULL;
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         size_t align = (size_t) 2 << 20;
@@ -57,9 +57,46 @@ cdef extern from *:
         return p;
     }
     """
-    void* ws_tt_alloc(size_t n, int zero) nogil
+    void* tt_alloc(size_t n, int zero) nogil
 
-from _types cimport TTPage, TTPattern, TTSlot, TTable, PAGE, TT_DIR
+cdef enum:
+    PAGE = 3          # patterns in one page of the table
+    TT_DIR = 0xFFFF   # TTSlot.sub of a shape's directory slot
+
+
+cdef struct TTPattern:
+    uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, lowest card first
+    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend
+    uint8_t lower      # N-S take at least this many tricks from this trick on
+    uint8_t upper      # N-S take at most this many tricks from this trick on
+    uint8_t pad[6]     # (padding)
+
+
+cdef struct TTPage:
+    TTPattern pat[PAGE]  # patterns of one shape, oldest first
+    int32_t next       # next page of the same shape, -1 at the end
+    int32_t count      # patterns used in this page
+
+
+cdef struct TTSlot:
+    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
+    uint16_t lead_jokers  # the rest of the shape: leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
+    uint16_t gen       # generation of the table that wrote the slot: an older one means empty
+    uint16_t sub       # which list of the shape: TT_DIR for its directory, else class << 8 | top owners (see tt_sub)
+    uint16_t classes   # directory slot: the classes that have patterns (bit per class)
+    int32_t first      # first page of this list's patterns (-1 in a directory slot)
+    int32_t last       # page new patterns go to
+    uint32_t pad       # (padding: a slot fills 32 bytes, two to a cache line)
+
+
+cdef struct TTable:
+    TTSlot* slots      # open addressing over shapes; nslots is a power of two
+    TTPage* pages      # the pattern pool
+    uint64_t nslots    # slots allocated
+    uint64_t used      # slots in use (kept below half of nslots)
+    int32_t npages     # pages allocated
+    int32_t pages_used # pages handed out
+    uint16_t gen       # current generation (never 0): emptying the table moves it on
 
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
@@ -73,8 +110,8 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
         np = 64
     if np > 0x7FFFFFFF:
         np = 0x7FFFFFFF
-    t.slots = <TTSlot*> ws_tt_alloc(ns * sizeof(TTSlot), 1)      # empty: generation 0
-    t.pages = <TTPage*> ws_tt_alloc(np * sizeof(TTPage), 0)      # set up as handed out
+    t.slots = <TTSlot*> tt_alloc(ns * sizeof(TTSlot), 1)      # empty: generation 0
+    t.pages = <TTPage*> tt_alloc(np * sizeof(TTPage), 0)      # set up as handed out
     if t.slots == NULL or t.pages == NULL:
         free(t.slots)
         free(t.pages)
@@ -85,9 +122,6 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.npages = <int32_t> np
     t.used = 0
     t.pages_used = 0
-    t.stores = 0
-    t.hits = 0
-    t.resets = 0
     t.gen = 1
     return 0
 
@@ -110,15 +144,8 @@ cdef inline void tt_empty(TTable* t) noexcept nogil:
     t.pages_used = 0
 
 
-cdef inline void tt_clear(TTable* t) noexcept nogil:
-    tt_empty(t)
-    t.stores = 0
-    t.hits = 0
-    t.resets = 0
-
-
-cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2, uint16_t sub) noexcept nogil:
-    cdef uint64_t h = key ^ ((<uint64_t> key2 | (<uint64_t> sub << 16)) * 0xC2B2AE3D27D4EB4FULL)
+cdef inline uint64_t tt_hash(uint64_t key, uint16_t lead_jokers, uint16_t sub) noexcept nogil:
+    cdef uint64_t h = key ^ ((<uint64_t> lead_jokers | (<uint64_t> sub << 16)) * 0xC2B2AE3D27D4EB4FULL)
     h ^= h >> 33
     h *= 0xFF51AFD7ED558CCDULL
     h ^= h >> 33
@@ -127,15 +154,15 @@ cdef inline uint64_t tt_hash(uint64_t key, uint16_t key2, uint16_t sub) noexcept
     return h
 
 
-cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t key2, uint16_t sub) noexcept nogil:
+cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t lead_jokers, uint16_t sub) noexcept nogil:
     """The slot of a shape's directory or list, or the empty slot where it
     would go."""
     cdef uint64_t m = t.nslots - 1
-    cdef uint64_t i = tt_hash(key, key2, sub) & m
+    cdef uint64_t i = tt_hash(key, lead_jokers, sub) & m
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if e.gen != t.gen or (e.key2 == key2 and e.sub == sub and e.key == key):
+        if e.gen != t.gen or (e.lead_jokers == lead_jokers and e.sub == sub and e.key == key):
             return e
         i = (i + 1) & m
 
@@ -171,12 +198,12 @@ cdef inline uint16_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
     return sub
 
 
-cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
+cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
                          int need, uint64_t* msk_out) noexcept nogil:
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
 
     On an answer, msk_out receives the deciding pattern's masks."""
-    cdef TTSlot* d = tt_find(t, key, key2, TT_DIR)
+    cdef TTSlot* d = tt_find(t, key, lead_jokers, TT_DIR)
     cdef TTSlot* e
     cdef int32_t pg
     cdef int i, cls
@@ -190,7 +217,7 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     while classes:
         cls = __builtin_ctz(classes)
         classes &= classes - 1
-        e = tt_find(t, key, key2, tt_sub(own, cls, sh))
+        e = tt_find(t, key, lead_jokers, tt_sub(own, cls, sh))
         if e.gen != t.gen:
             continue
         pg = e.first
@@ -202,7 +229,6 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
                 if p.lower >= need or p.upper < need:
                     msk_out[0] = p.msk[0]
                     msk_out[1] = p.msk[1]
-                    t.hits += 1
                     return 1 if p.lower >= need else 0
             pg = t.pages[pg].next
     return -1
@@ -219,21 +245,20 @@ cdef inline int32_t tt_new_page(TTable* t) noexcept nogil:
     return pg
 
 
-cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t key2, uint16_t sub,
+cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_jokers, uint16_t sub,
                           int32_t pg) noexcept nogil:
     e.key = key
-    e.key2 = key2
+    e.lead_jokers = lead_jokers
     e.sub = sub
     e.gen = t.gen
     e.classes = 0
     e.first = pg
     e.last = pg
-    e.npat = 0
     t.used += 1
 
 
-cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
-                          uint64_t* msk, int lower, int upper, int left) noexcept nogil:
+cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
+                          uint64_t* msk, int lower, int upper) noexcept nogil:
     """Record lower <= N-S tricks from here <= upper for the pattern."""
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
@@ -249,15 +274,14 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
     sub = tt_sub(own, cls, sh)
     if (t.used + 2) * 2 > t.nslots or t.pages_used >= t.npages:
         tt_empty(t)
-        t.resets += 1
-    d = tt_find(t, key, key2, TT_DIR)
+    d = tt_find(t, key, lead_jokers, TT_DIR)
     if d.gen != t.gen:
-        tt_claim(t, d, key, key2, TT_DIR, -1)
+        tt_claim(t, d, key, lead_jokers, TT_DIR, -1)
     d.classes |= <uint16_t> (1 << cls)
-    e = tt_find(t, key, key2, sub)
+    e = tt_find(t, key, lead_jokers, sub)
     if e.gen != t.gen:
         pg = tt_new_page(t)
-        tt_claim(t, e, key, key2, sub, pg)
+        tt_claim(t, e, key, lead_jokers, sub, pg)
     else:
         # the same pattern again: tighten its bounds
         pg = e.first
@@ -269,7 +293,6 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
                         p.lower = lower
                     if upper < p.upper:
                         p.upper = upper
-                    t.stores += 1
                     return
             pg = t.pages[pg].next
         pg = e.last
@@ -277,19 +300,16 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t key2, uint64_t* own,
             npg = tt_new_page(t)
             if npg < 0:
                 tt_empty(t)
-                t.resets += 1
-                tt_store(t, key, key2, own, msk, lower, upper, left)
+                tt_store(t, key, lead_jokers, own, msk, lower, upper)
                 return
             t.pages[pg].next = npg
             e.last = npg
             pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
     t.pages[pg].count += 1
-    e.npat += 1
     p.own[0] = o0
     p.own[1] = o1
     p.msk[0] = msk[0]
     p.msk[1] = msk[1]
     p.lower = lower
     p.upper = upper
-    t.stores += 1

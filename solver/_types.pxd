@@ -1,20 +1,21 @@
-# Shared C-level types of the search core.
+# Shared C-level types of the search core (the transposition table's own
+# structs are in _tt.pxd).
 #
 # Cards inside the engine are (suit, bit) pairs.  The bit is the card's
 # power inside its suit for the deal's ranking: 0 is the lowest card, 12 the
 # ace, 13 the little joker and 14 the big joker (the jokers are members of
 # the trump suit in a trump contract).  At no-trump the jokers live in a
 # fifth pseudo-suit, JOKERS, which never wins a trick.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint16_t, uint32_t, uint64_t
+
+from _tt cimport TTable
 
 cdef enum:
     NSUITS = 5        # four suits and the suitless jokers of no-trump
     JOKERS = 4        # suit index of the jokers at no-trump
     MAXPLY = 64       # cards one search can play (4 x 13) plus slack
     MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
-    PAGE = 3          # patterns in one page of the transposition table
     CUTBITS = 16      # log2 of the number of slots of the cut-off cache
-    TT_DIR = 0xFFFF   # TTSlot.sub of a shape's directory slot
 
 
 cdef struct TrickState:
@@ -35,44 +36,6 @@ cdef struct Move:
     int16_t score      # ordering score, higher is tried first
 
 
-cdef struct TTPattern:
-    uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, highest card first
-    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend
-    uint8_t lower      # N-S take at least this many tricks from this trick on
-    uint8_t upper      # N-S take at most this many tricks from this trick on
-    uint8_t pad[6]     # (padding)
-
-
-cdef struct TTPage:
-    TTPattern pat[PAGE]  # patterns of one shape, oldest first
-    int32_t next       # next page of the same shape, -1 at the end
-    int32_t count      # patterns used in this page
-
-
-cdef struct TTSlot:
-    uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
-    uint16_t key2      # leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
-    uint16_t gen       # generation of the table that wrote the slot: an older one means empty
-    uint16_t sub       # which list of the shape: TT_DIR for its directory, else class << 8 | top owners (see _tt.pxd)
-    uint16_t classes   # directory slot: the classes that have patterns (bit per class)
-    int32_t first      # first page of this list's patterns (-1 in a directory slot)
-    int32_t last       # page new patterns go to
-    int32_t npat       # patterns stored in this list
-
-
-cdef struct TTable:
-    TTSlot* slots      # open addressing over shapes; nslots is a power of two
-    TTPage* pages      # the pattern pool
-    uint64_t nslots    # slots allocated
-    uint64_t used      # slots in use (kept below half of nslots)
-    int32_t npages     # pages allocated
-    int32_t pages_used # pages handed out
-    uint64_t stores    # bounds written (new or tightened)
-    uint64_t hits      # probes that decided the question asked
-    uint64_t resets    # times the table filled up and was emptied
-    uint16_t gen       # current generation (never 0): emptying the table moves it on
-
-
 cdef struct CutEntry:
     uint32_t check     # low bits of the cut-off key (its high bits pick the slot), to tell positions apart
     int8_t suit        # the card that last refuted or proved at this position
@@ -88,8 +51,7 @@ cdef struct Ctx:
     TrickState saved[MAXPLY]    # st before the card played at each ply
     Move moves[MAXPLY][MAXMOVES]  # move lists, one per ply
     uint64_t w[MAXPLY]          # cards whose ranks decided the result at each ply (16 bits a suit)
-    uint64_t nodes              # nodes searched since the counter was reset
-    uint64_t nodes_at[16]       # of which at each number of tricks left (profile)
+    uint64_t nodes              # nodes searched since the core was made
     TTable tt                   # the transposition table
     uint64_t lenkey             # suit lengths of every hand (the table key, see TTSlot.key), updated by play/unplay
     uint16_t jokkey             # no-trump joker counts of every hand (2 bits each from bit 2), updated by play/unplay

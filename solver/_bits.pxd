@@ -1,0 +1,74 @@
+# Bit helpers of the search core: population count, lowest and highest
+# set bit, bit extract and deposit, and the two questions every part of the
+# search asks of a suit (which of its cards are still held, and by whom).
+#
+# A suit held by a seat is a 16-bit mask of card powers (see _types.pxd);
+# these helpers are the only place where masks meet processor instructions.
+from libc.stdint cimport uint32_t
+
+from _types cimport Ctx
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
+
+cdef extern from *:
+    """
+    /* Gather the bits of x selected by m into the low bits (bit extract). */
+    /* Scatter the low bits of x to the bits set in m (bit deposit). */
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline unsigned int pext32(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
+    static inline unsigned int pdep32(unsigned int x, unsigned int m) { return _pdep_u32(x, m); }
+    #else
+    static inline unsigned int pext32(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) { if (x & m & (0u - m)) r |= bit; m &= m - 1; bit <<= 1; }
+        return r;
+    }
+    static inline unsigned int pdep32(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) { if (x & bit) r |= m & (0u - m); m &= m - 1; bit <<= 1; }
+        return r;
+    }
+    #endif
+    /* Spread the 16 low bits of x to the even bits of a 32-bit word. */
+    static inline unsigned int spread_even(unsigned int x) {
+        x &= 0xFFFFu;
+        x = (x | (x << 8)) & 0x00FF00FFu;
+        x = (x | (x << 4)) & 0x0F0F0F0Fu;
+        x = (x | (x << 2)) & 0x33333333u;
+        x = (x | (x << 1)) & 0x55555555u;
+        return x;
+    }
+    """
+    unsigned int pext32(unsigned int x, unsigned int m) nogil
+    unsigned int pdep32(unsigned int x, unsigned int m) nogil
+    unsigned int spread_even(unsigned int x) nogil
+
+
+cdef inline int popc(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef inline int lowbit(uint32_t x) noexcept nogil:
+    return __builtin_ctz(x)
+
+
+cdef inline int highbit(uint32_t x) noexcept nogil:
+    return 31 - __builtin_clz(x)
+
+
+cdef inline uint32_t present(Ctx* c, int s) noexcept nogil:
+    """Cards of suit s still held by anyone."""
+    return c.hand[0][s] | c.hand[1][s] | c.hand[2][s] | c.hand[3][s]
+
+
+cdef inline int owner(Ctx* c, int s, int b) noexcept nogil:
+    cdef int h
+    for h in range(4):
+        if (c.hand[h][s] >> b) & 1:
+            return h
+    return -1
+

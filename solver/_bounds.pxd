@@ -1,0 +1,532 @@
+# Sure-trick bounds: at the start of a trick (and for the second hand),
+# answer "can N-S take the target?" from tricks one side surely takes,
+# without searching.
+#
+# For the side on lead: cash (a hand's own top cards), quick_tricks (the
+# best of cashing, crossing to partner's winners, trump length and top
+# trumps, partner_ruff).  For the side not on lead: other_tricks (top
+# trumps, trump length, every_lead_loses; at no-trump win_and_cash for each
+# lead).  Each bound also reports W, the cards whose ranks it relied on,
+# so a stored table entry stays valid for every position that agrees on
+# them (see _engine.pyx).
+#
+# Names: h is the seat whose side is counted for (the leader, unless said
+# otherwise), p its partner, lho and rho its left- and right-hand
+# opponents; s is a suit and b a card's power in it; a parameter w
+# receives the W of the count returned.
+from libc.stdint cimport uint32_t, uint64_t
+
+from _types cimport Ctx, TrickState, JOKERS, NSUITS
+from _bits cimport popc, lowbit, highbit, present, owner
+
+cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
+    """Cards of seat h outside the trump suit."""
+    cdef int s, n = 0
+    for s in range(NSUITS):
+        if s != c.trump:
+            n += popc(c.hand[h][s])
+    return n
+
+
+cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
+                     int* suit_tricks, uint32_t* suit_ranked, uint64_t* must) noexcept nogil:
+    """Tricks seat h can cash one after another with its own top cards
+    (cards higher than every card of the suit in the other three hands; the
+    smaller cards too once the top ones outlast every other hand), counting
+    a side suit only as long as no opponent with trumps is void in it,
+    unless h has the top trumps to draw the opponents' trumps first.
+
+    Sets w to the cards counted where they beat other cards, `entries` to
+    the suits (bit per suit) where a small card led by partner would reach a
+    winner of h straight away (no ruff possible), and `side` to the tricks
+    counted outside the trump suit.  suit_tricks[s] and suit_ranked[s]
+    receive the tricks counted in each suit and the cards among them whose
+    rank matters; `must` the top trumps that draw the opponents' trumps when
+    some side suit's count relies on it."""
+    cdef int s, count, unruffed, longest, length, ruff_after, excess, opp
+    cdef uint32_t mine, others, counted, winners
+    cdef int trump = c.trump
+    cdef int total = 0
+    cdef int drawn = 0
+    cdef uint32_t drawers = 0
+    w[0] = 0
+    entries[0] = 0
+    side[0] = 0
+    must[0] = 0
+    for s in range(4):
+        suit_tricks[s] = 0
+        suit_ranked[s] = 0
+    if trump >= 0 and c.hand[h][trump]:
+        # can h draw the opponents' trumps with its top trumps?
+        others = c.hand[(h + 1) & 3][trump] | c.hand[(h + 2) & 3][trump] | c.hand[(h + 3) & 3][trump]
+        drawers = c.hand[h][trump] & ~((2u << highbit(others)) - 1) if others else 0
+        count = popc(drawers) if others else popc(c.hand[h][trump])
+        longest = popc(c.hand[(h + 1) & 3][trump])
+        length = popc(c.hand[(h + 3) & 3][trump])
+        drawn = count >= longest and count >= length
+    for s in range(4):
+        mine = c.hand[h][s]
+        if not mine:
+            continue
+        others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
+        if others:
+            counted = mine & ~((2u << highbit(others)) - 1)
+        else:
+            counted = mine
+        count = popc(counted)
+        if count == 0:
+            continue
+        winners = counted              # the cards that win by rank
+        longest = popc(c.hand[(h + 1) & 3][s])
+        length = popc(c.hand[(h + 2) & 3][s])
+        if length > longest:
+            longest = length
+        length = popc(c.hand[(h + 3) & 3][s])
+        if length > longest:
+            longest = length
+        if count >= longest:
+            # the top cards outlast every other hand's cards of the suit:
+            # the small ones win too, by length
+            counted = mine
+            count = popc(mine)
+        unruffed = count
+        if trump >= 0 and s != trump:
+            # the tricks before an opponent with trumps is void in the suit
+            ruff_after = 99
+            opp = (h + 1) & 3
+            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
+                ruff_after = popc(c.hand[opp][s])
+            opp = (h + 3) & 3
+            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
+                ruff_after = popc(c.hand[opp][s])
+            if unruffed > ruff_after:
+                unruffed = ruff_after
+            if count > ruff_after:
+                if drawn:
+                    must[0] = (<uint64_t> drawers) << (16 * trump)
+                else:
+                    # the top `ruff_after` of them still win
+                    excess = count - ruff_after
+                    while excess > 0:
+                        counted &= counted - 1
+                        excess -= 1
+                    count = ruff_after
+        if count == 0:
+            continue
+        suit_tricks[s] = count
+        if others:
+            suit_ranked[s] = counted & winners
+            w[0] |= (<uint64_t> (counted & winners)) << (16 * s)
+        if unruffed > 0:
+            entries[0] |= 1u << s
+        if s != trump:
+            side[0] += count
+        total += count
+    return total
+
+
+cdef inline int trump_length(Ctx* c, int h) noexcept nogil:
+    """Sure trump tricks of seat h's side by length: every trump of the
+    longer trump hand wins unless an opponent's trump is in its trick.
+    Depends on suit lengths only."""
+    cdef int trump = c.trump
+    cdef int longer = popc(c.hand[h][trump]), partner_length = popc(c.hand[(h + 2) & 3][trump])
+    if partner_length > longer:
+        longer = partner_length
+    return longer - popc(c.hand[(h + 1) & 3][trump]) - popc(c.hand[(h + 3) & 3][trump])
+
+
+cdef inline int top_trumps(Ctx* c, int h, uint64_t* w) noexcept nogil:
+    """Sure tricks of the side of seat h with the top trumps: the run of
+    top trumps the side holds, in either hand.  Each of them wins the trick
+    it falls in, and two fall in one trick only when both hands must play
+    one: the side takes at least as many as its longer trump hand holds
+    trumps, up to the length of the run."""
+    cdef int trump = c.trump
+    cdef uint32_t left = present(c, trump)      # trumps not yet in the run
+    cdef uint32_t ours, run
+    cdef int holder, tricks = 0, b, longer, length
+    w[0] = 0
+    if not left:
+        return 0
+    holder = owner(c, trump, highbit(left))
+    if (holder & 1) != (h & 1):
+        return 0
+    ours = c.hand[holder][trump] | c.hand[holder ^ 2][trump]
+    run = 0
+    while left:
+        b = highbit(left)
+        if not ((ours >> b) & 1):
+            break
+        run |= 1u << b
+        left &= ~(1u << b)
+        tricks += 1
+    longer = popc(c.hand[holder][trump])
+    length = popc(c.hand[holder ^ 2][trump])
+    if longer < length:
+        longer = length
+    if tricks > longer:
+        tricks = longer
+    if left:
+        w[0] = (<uint64_t> run) << (16 * trump)
+    return tricks
+
+
+cdef inline uint64_t fewest_cards(int* suit_tricks, uint32_t* suit_ranked, int* want) noexcept nogil:
+    """The cards whose ranks matter for `want` of the counted tricks, taken
+    first from suits where no rank matters, then from the top of the rest
+    (fewer cards fixed make a more general table entry).  Lowers want by
+    the tricks taken."""
+    cdef uint64_t w = 0
+    cdef int s, taken, n
+    cdef uint32_t ranked, top
+    for s in range(4):
+        if want[0] <= 0:
+            return w
+        if suit_tricks[s] and not suit_ranked[s]:
+            want[0] -= suit_tricks[s]
+    for s in range(4):
+        if want[0] <= 0:
+            return w
+        if suit_tricks[s] and suit_ranked[s]:
+            taken = suit_tricks[s] if suit_tricks[s] < want[0] else want[0]
+            want[0] -= taken
+            ranked = suit_ranked[s]
+            if taken >= popc(ranked):
+                top = ranked
+            else:
+                # the top `taken` cards
+                top = 0
+                n = taken
+                while n > 0:
+                    top |= 1u << highbit(ranked)
+                    ranked &= ~(1u << highbit(ranked))
+                    n -= 1
+            w |= (<uint64_t> top) << (16 * s)
+    return w
+
+
+cdef enum:
+    # Which count quick_tricks found best, and so which cards its W needs
+    BEST_TRIMMED = 0   # a count with some counted cards dropped: W keeps every card counted
+    BEST_OWN = 1       # h cashing its own top cards
+    BEST_PARTNER = 2   # partner cashing, h leading a small card to it
+    BEST_BOTH = 3      # h cashing first, then crossing to partner
+
+
+cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogil:
+    """Sure tricks for the side of h, on lead: the best of h cashing its
+    own top cards; h leading to partner's top cards in a suit where h has a
+    card, partner then cashing its own (after h's, when partner has enough
+    other cards to play to them); trump length; top trumps.
+
+    In a trump contract a hand whose partner cashes side-suit winners must
+    never be forced to ruff one (it would take the lead): the count of such
+    winners is limited by that hand's cards outside the trump suit."""
+    cdef uint64_t w_own, w_partner
+    cdef uint32_t entries_own, entries_partner, h_suits
+    cdef int p = (h + 2) & 3, s, trump = c.trump
+    cdef int side_own, side_partner, room, partner_alone, both, spare
+    cdef int tricks_own[4]
+    cdef int tricks_partner[4]
+    cdef uint32_t ranked_own[4]
+    cdef uint32_t ranked_partner[4]
+    cdef uint64_t must_own, must_partner, w_entry = 0
+    cdef int own = cash(c, h, w, &entries_own, &side_own, tricks_own, ranked_own, &must_own)
+    cdef int partner = cash(c, p, &w_partner, &entries_partner, &side_partner, tricks_partner,
+                            ranked_partner, &must_partner)
+    cdef int best, best_count = BEST_OWN, want, tricks, by_trumps
+    if trump >= 0 and c.hand[p][trump]:
+        room = nontrumps(c, p)
+        if side_own > room:
+            own -= side_own - room
+            side_own = room
+            best_count = BEST_TRIMMED
+    best = own
+    w_own = w[0]
+    h_suits = 0
+    for s in range(4):
+        if c.hand[h][s]:
+            h_suits |= 1u << s
+    if h_suits & entries_partner:
+        # the entry: partner's top card of a suit where h has a card
+        s = lowbit(h_suits & entries_partner)
+        w_entry = (<uint64_t> (1u << highbit(c.hand[p][s]))) << (16 * s)
+        # partner alone, h leading a small card to it
+        partner_alone = partner
+        if trump >= 0 and c.hand[h][trump]:
+            room = nontrumps(c, h) - 1
+            if room < 0:
+                room = 0
+            if side_partner > room:
+                partner_alone = partner - (side_partner - room)
+        if partner_alone > best:
+            best = partner_alone
+            w[0] = w_partner
+            best_count = BEST_PARTNER if partner_alone == partner else BEST_TRIMMED
+        # h cashes first, then crosses to partner: partner needs a card to
+        # play to each of h's tricks besides its own winners
+        spare = -partner
+        for s in range(NSUITS):
+            spare += popc(c.hand[p][s])
+        if spare >= own:
+            both = partner
+            if trump >= 0 and popc(c.hand[h][trump]) > own - side_own:
+                room = nontrumps(c, h) - side_own - 1
+                if room < 0:
+                    room = 0
+                if side_partner > room:
+                    both = partner - (side_partner - room)
+            both += own
+            if both > best:
+                best = both
+                w[0] = w_own | w_partner
+                best_count = BEST_BOTH if (both - own) == partner and best_count != BEST_TRIMMED \
+                    else BEST_TRIMMED
+    tricks = best
+    if tricks >= need and need > 0:
+        want = need
+        if best_count == BEST_OWN:
+            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
+        elif best_count == BEST_PARTNER:
+            w[0] = fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
+        elif best_count == BEST_BOTH:
+            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
+            w[0] |= fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
+    if c.trump >= 0:
+        by_trumps = trump_length(c, h)
+        if by_trumps > tricks:
+            tricks = by_trumps
+            w[0] = 0
+        by_trumps = top_trumps(c, h, &w_partner)
+        if by_trumps > tricks:
+            tricks = by_trumps
+            w[0] = w_partner
+        if tricks == 0:
+            tricks = partner_ruff(c, h, w)
+    if tricks > c.st.left:
+        tricks = c.st.left
+    return tricks
+
+
+cdef inline int partner_ruff(Ctx* c, int h, uint64_t* w) noexcept nogil:
+    """1 when h can lead a side suit that partner ruffs for a sure trick:
+    partner is void in it and has trumps, left-hand opponent must follow
+    suit or has no trumps, and right-hand opponent must follow suit or
+    cannot overruff partner's top trump; else 0."""
+    cdef int trump = c.trump, s
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
+    cdef uint32_t partner_trumps = c.hand[p][trump]
+    if not partner_trumps:
+        return 0
+    for s in range(4):
+        if s == trump or not c.hand[h][s] or c.hand[p][s]:
+            continue
+        if not c.hand[lho][s] and c.hand[lho][trump]:
+            continue
+        if c.hand[rho][s] or not c.hand[rho][trump]:
+            w[0] = 0
+            return 1
+        if highbit(partner_trumps) > highbit(c.hand[rho][trump]):
+            w[0] = (<uint64_t> (1u << highbit(partner_trumps))) << (16 * trump)
+            return 1
+    return 0
+
+
+cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
+    """At no-trump, with h's side on lead: if the top card of suit s is an
+    opponent's, the tricks the opponents surely take when suit s is led:
+    that trick, then the top cards the winner cashes; 0 if h's side holds
+    the top card.  w receives the cards whose ranks this uses."""
+    cdef uint32_t pres = present(c, s)
+    cdef int top, winner, tricks
+    cdef uint64_t w_cash
+    # (what cash reports besides, unused here)
+    cdef uint32_t entries
+    cdef int side
+    cdef int suit_tricks[4]
+    cdef uint32_t suit_ranked[4]
+    cdef uint64_t must
+    w[0] = 0
+    if not pres:
+        return 0
+    top = highbit(pres)
+    winner = owner(c, s, top)
+    if winner == h or winner == p:
+        return 0
+    # the winner leads next without the card it won with
+    c.hand[winner][s] &= ~(1u << top)
+    tricks = cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+    c.hand[winner][s] |= 1u << top
+    w[0] = w_cash | ((<uint64_t> 1) << (16 * s + top))
+    tricks += 1
+    if tricks > c.st.left:
+        tricks = c.st.left
+    return tricks
+
+
+cdef inline int every_lead_loses(Ctx* c, int h, uint64_t* w) noexcept nogil:
+    """With a trump suit: 1 when whatever h leads, the opponents win the
+    trick with the top card of the suit (a trump lead: the top trump; a
+    side suit: its top card, partner unable to ruff), else 0."""
+    cdef int trump = c.trump, s, p = (h + 2) & 3
+    cdef uint32_t pres
+    cdef uint64_t tops = 0
+    for s in range(4):
+        if not c.hand[h][s]:
+            continue
+        pres = present(c, s)
+        if (owner(c, s, highbit(pres)) & 1) == (h & 1):
+            return 0
+        if s != trump and not c.hand[p][s] and c.hand[p][trump]:
+            return 0
+        tops |= (<uint64_t> (1u << highbit(pres))) << (16 * s)
+    w[0] = tops
+    return 1
+
+
+cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept nogil:
+    """Sure tricks for the side not on lead (h leads).  Only whether the
+    count reaches `enough` matters to the caller: below it, the count may
+    stop early (too high, but still below `enough`)."""
+    cdef int tricks, by_length, s, joker_lead, least, lho = (h + 1) & 3, p = (h + 2) & 3
+    cdef uint64_t w_lead, w_joker = 0
+    w[0] = 0
+    if c.trump >= 0:
+        tricks = top_trumps(c, lho, w)
+        by_length = trump_length(c, lho)
+        if by_length > tricks:
+            tricks = by_length
+            w[0] = 0
+        if tricks == 0:
+            tricks = every_lead_loses(c, h, w)
+        return tricks
+    # No-trump: whatever h leads, an opponent holds the top card of that
+    # suit and wins the trick, then cashes its own top cards.  The count is
+    # the least over h's choices of lead.
+    least = 99
+    for s in range(4):
+        if not c.hand[h][s]:
+            continue
+        tricks = win_and_cash(c, s, h, p, &w_lead)
+        if tricks < least:
+            least = tricks
+        if least == 0 or least < enough:
+            w[0] = 0
+            return least
+        w[0] |= w_lead
+    if c.hand[h][JOKERS]:
+        # a joker led: left-hand opponent names the suit with its card, so
+        # the opponents choose a suit whose top card they hold, if left-hand
+        # opponent has a card of it
+        joker_lead = 0
+        for s in range(4):
+            if c.hand[lho][s]:
+                tricks = win_and_cash(c, s, h, p, &w_lead)
+                if tricks > joker_lead:
+                    joker_lead = tricks
+                    w_joker = w_lead
+        if joker_lead == 0:
+            w[0] = 0
+            return 0
+        if joker_lead < least:
+            least = joker_lead
+        w[0] |= w_joker
+    if least == 99:
+        least = 0
+        w[0] = 0
+    return least
+
+
+cdef inline int bounds_at_lead(Ctx* c, int target, uint64_t* w, int want) noexcept nogil:
+    """At a trick boundary, answer from the score and the sure tricks of
+    both sides when they suffice: 1 or 0, with the deciding cards in w;
+    -1 when they don't.  With want 0 or 1, only that answer is looked for
+    (the sure tricks of the other side are not counted)."""
+    cdef TrickState* st = &c.st
+    cdef int h = st.leader
+    cdef int ns_turn = (h & 1) == 0
+    cdef int sure
+    w[0] = 0
+    if st.ns_won >= target:
+        return 1
+    if st.ns_won + st.left < target:
+        return 0
+    # the side on lead's sure tricks can only answer in its favour, the
+    # other side's in theirs
+    if want < 0 or want == ns_turn:
+        if ns_turn:
+            sure = quick_tricks(c, h, w, target - st.ns_won)
+            if st.ns_won + sure >= target:
+                return 1
+        else:
+            sure = quick_tricks(c, h, w, st.left - (target - st.ns_won) + 1)
+            if st.ns_won + st.left - sure < target:
+                return 0
+        if want >= 0:
+            w[0] = 0
+            return -1
+    if ns_turn:
+        sure = other_tricks(c, h, w, st.ns_won + st.left - target + 1)
+    else:
+        sure = other_tricks(c, h, w, target - st.ns_won)
+    if sure > 0:
+        if ns_turn:
+            if st.ns_won + st.left - sure < target:
+                return 0
+        elif st.ns_won + sure >= target:
+            return 1
+    w[0] = 0
+    return -1
+
+
+cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogil:
+    """Second to play: when the side on turn surely wins the current trick
+    and that one trick decides the target, 1 or 0 (with the deciding card
+    in w); -1 otherwise.  The side wins for sure when it holds the highest
+    card of the led suit, above the card led and the third hand's cards,
+    and the third hand cannot ruff; or when one of its hands can ruff and
+    the third hand must follow suit."""
+    cdef TrickState* st = &c.st
+    cdef int led = st.led, trump = c.trump
+    cdef int h = (st.leader + 1) & 3, third = (st.leader + 2) & 3, p = (st.leader + 3) & 3
+    cdef int ns_turn = (h & 1) == 0
+    cdef uint32_t ours, third_cards
+    cdef int top, winner, tricks, need
+    cdef uint64_t w_cash
+    # (what cash reports besides, unused here)
+    cdef uint64_t must
+    cdef uint32_t entries
+    cdef int side
+    cdef int suit_tricks[4]
+    cdef uint32_t suit_ranked[4]
+    w[0] = 0
+    if led < 0:
+        return -1
+    # tricks the side on turn needs from here for its goal
+    need = (target - st.ns_won) if ns_turn else (st.ns_won + st.left - target + 1)
+    if trump >= 0 and need > 1:
+        return -1
+    third_cards = c.hand[third][led]
+    if trump >= 0 and led != trump and not third_cards and c.hand[third][trump]:
+        return -1                          # the third hand may ruff
+    ours = c.hand[h][led] | c.hand[p][led]
+    if ours and highbit(ours) > st.tbit[0] and (not third_cards or highbit(ours) > highbit(third_cards)):
+        top = highbit(ours)
+        w[0] = (<uint64_t> 1) << (16 * led + top)
+        tricks = 1
+        if tricks < need:
+            # no-trump: the winner leads next and cashes its top cards (the
+            # other cards that fall to this trick only help it)
+            winner = h if (c.hand[h][led] >> top) & 1 else p
+            c.hand[winner][led] &= ~(1u << top)
+            tricks += cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+            c.hand[winner][led] |= 1u << top
+            if tricks < need:
+                w[0] = 0
+                return -1
+            w[0] |= w_cash
+    elif not (trump >= 0 and led != trump and ((not c.hand[h][led] and c.hand[h][trump])
+                                               or (not c.hand[p][led] and c.hand[p][trump]))):
+        return -1
+    return 1 if ns_turn else 0

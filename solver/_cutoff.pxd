@@ -1,0 +1,83 @@
+# The cut-off cache: for each kind of position (a hashed key of what the
+# choice of card mostly depends on), the last card that caused a cut-off
+# there, tried first the next time.  A small direct-mapped array
+# (1 << CUTBITS entries) with no collision handling: a wrong guess only
+# costs move order.
+from libc.stdint cimport uint32_t, uint64_t
+
+from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
+from _bits cimport popc, present
+
+cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
+    """Key of the cut-off cache: what the choice of a card mostly depends
+    on, so that one remembered card serves many similar positions.
+    Leading: the hand on lead, partner's suit-length parities and the
+    tricks still needed.  Following suit: every card of the led suit still
+    in play, the card winning so far and the leader.  Void: the hand, the
+    winner so far and the tricks needed."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef int p = (h + 2) & 3, s, i
+    cdef uint64_t a, b, need = 0
+    cdef uint32_t pres
+    if c.trump >= 0:
+        need = <uint64_t> (target - st.ns_won)
+    if k == 0:
+        a = (<uint64_t> c.hand[h][0]) | (<uint64_t> c.hand[h][1] << 16) \
+            | (<uint64_t> c.hand[h][2] << 32) | (<uint64_t> c.hand[h][3] << 48)
+        b = c.hand[h][JOKERS] | (need << 8) | (<uint64_t> h << 16)
+        for s in range(4):
+            b |= (<uint64_t> (popc(c.hand[p][s]) & 1)) << (20 + s)
+        b |= 1ULL << 30
+    elif st.led >= 0 and c.hand[h][st.led]:
+        pres = present(c, st.led)
+        for i in range(k):
+            if st.tsuit[i] == st.led:
+                pres |= 1u << st.tbit[i]
+        a = pres | (<uint64_t> st.led << 16) | (<uint64_t> st.tsuit[st.winpos] << 20) \
+            | (<uint64_t> st.tbit[st.winpos] << 24) | (<uint64_t> st.leader << 30) \
+            | (<uint64_t> h << 32)
+        b = 2ULL << 30
+    else:
+        a = (<uint64_t> c.hand[h][0]) | (<uint64_t> c.hand[h][1] << 16) \
+            | (<uint64_t> c.hand[h][2] << 32) | (<uint64_t> c.hand[h][3] << 48)
+        b = c.hand[h][JOKERS] | (need << 8) | (<uint64_t> h << 16) | (3ULL << 30)
+        if st.winpos >= 0:
+            b |= (<uint64_t> ((st.leader + st.winpos) & 3)) << 20
+            if c.trump >= 0:
+                b |= (<uint64_t> (st.tsuit[st.winpos] * 16 + st.tbit[st.winpos] + 1)) << 32
+    a ^= b * 0x9E3779B97F4A7C15ULL
+    a *= 0xD6E8FEB86659FD93ULL
+    return a ^ (a >> 29)
+
+
+cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
+    """Bring the move remembered for this kind of position to the front
+    (the run of equivalent cards that holds the remembered card)."""
+    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    cdef int i, best = -1
+    cdef Move tmp
+    cdef Move* mv = c.moves[ply]
+    if e.check != <uint32_t> key:
+        return
+    for i in range(n):
+        if mv[i].suit == e.suit and mv[i].bit <= e.bit:
+            if best < 0 or mv[i].bit > mv[best].bit:
+                best = i
+    if best <= 0:
+        return
+    i = best
+    tmp = mv[i]
+    while i > 0:
+        mv[i] = mv[i - 1]
+        i -= 1
+    mv[0] = tmp
+
+
+cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
+    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    e.check = <uint32_t> key
+    e.suit = s
+    e.bit = b
+
