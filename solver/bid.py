@@ -26,11 +26,14 @@ How it avoids solving the C(18, 6) = 18,564 keeps one by one:
   owners of the top cards, so keeps that differ in low cards share most of
   their proofs and most refutations cost a few hundred nodes.
 * **Bounds.**  The bidding side never takes more than the ``n`` tricks; with
-  a trump suit, every trump of an opponent above all the trumps of the
-  bidding side wins a trick, so a keep whose top trump leaves the opponents
-  ``k`` such trumps in one hand takes at most ``n - k`` tricks: whole
-  families of keeps are set aside without a search, and the search stops as
-  soon as a keep reaches the best bound of all keeps.
+  a trump suit, every trump of an opponent wins its trick unless a higher
+  trump of the bidding side falls in the same trick, and each trump of the
+  side falls in one trick only: an opponent whose trumps can be matched to
+  distinct higher trumps of the side only ``m`` times wins at least his
+  trumps less ``m``.  A keep whose trumps leave the opponents ``k`` such
+  tricks in one hand takes at most ``n - k``: whole families of keeps are
+  set aside without a search, and the search stops as soon as a keep
+  reaches the best bound of all keeps.
 * **Cheap questions.**  Most keeps are refuted in a few hundred nodes, so
   the cost of putting a keep to the engine counts: the three other hands
   are converted to the engine's coordinates once per option and each keep
@@ -311,13 +314,13 @@ def random_deal(seed: int) -> Tuple[List[List[str]], List[str], int]:
 
 class _Suit:
     """The bidder's choices in one suit: every combination of counts of its
-    runs, with the cards kept, a heuristic worth and the top card kept."""
+    runs, with the cards kept, a heuristic worth and their powers."""
 
     __slots__ = ("name", "choices")
 
     def __init__(self, name: str, choices: list):
         self.name = name
-        self.choices = choices      # [(size, worth, cards tuple, top power or -1)]
+        self.choices = choices      # [(size, worth, cards tuple, powers of the cards kept)]
 
 
 def _runs_of_suit(pool: set, others: set, cards: list) -> List[List[str]]:
@@ -394,51 +397,67 @@ def _suits(hands, bidder, pool: list, strain: str, ranking: str) -> List[_Suit]:
             kept = [c for r, k in zip(runs, counts) for c in r[:k]]
             kept.sort(key=order.__getitem__)
             w = _worth(kept, s, s == trump, trump is None, above)
-            top = power(kept[0], trump, ranking) if kept else -1
-            choices.append((len(kept), w, tuple(kept), top))
+            powers = tuple(power(c, trump, ranking) for c in kept)
+            choices.append((len(kept), w, tuple(kept), powers))
         out.append(_Suit(s, choices))
     return out
 
 
 def _trump_losers(hands, bidder, trump: Optional[str], ranking: str) -> Optional[callable]:
-    """With a trump suit: a function (top power of the bidder's kept trumps,
-    or -1) -> tricks the opponents surely take with trumps above every trump
-    of the bidding side.  Each such trump wins its trick, and one opponent's
-    cards fall in different tricks, so that opponent's count is a floor."""
+    """With a trump suit: a function (powers of the bidder's kept trumps)
+    -> tricks the opponents surely take with their trumps.
+
+    Every trump of an opponent is played in some trick, and it wins that
+    trick unless a higher trump of the bidding side falls in the same
+    trick (or the other opponent wins it, still the opponents' trick).  A
+    trump of the bidding side falls in one trick only, so it beats at most
+    one trump of that opponent: the opponent wins at least his trumps less
+    the most of them that can be matched each to a distinct higher trump
+    of the bidding side (bidder's and partner's).  The tricks of one
+    opponent's trumps are a floor for the opponents' tricks."""
     if trump is None:
         return None
-    partner = hands[(bidder + 2) % 4]
-    ptop = max((power(c, trump, ranking) for c in partner if effective_suit(c, trump) == trump),
-               default=-1)
+    partner = tuple(power(c, trump, ranking) for c in hands[(bidder + 2) % 4]
+                    if effective_suit(c, trump) == trump)
     opp_powers = []
     for seat in ((bidder + 1) % 4, (bidder + 3) % 4):
-        opp_powers.append([power(c, trump, ranking) for c in hands[seat]
-                           if effective_suit(c, trump) == trump])
+        opp_powers.append(sorted(power(c, trump, ranking) for c in hands[seat]
+                                 if effective_suit(c, trump) == trump))
 
-    def losers(top: int) -> int:
-        side_top = max(top, ptop)
-        return max(sum(1 for p in ps if p > side_top) for ps in opp_powers)
+    def losers(kept: tuple) -> int:
+        side = sorted(partner + kept)
+        most = 0
+        for ps in opp_powers:
+            # the largest matching (opponent's trump, higher trump of the
+            # side): the side's trumps from the lowest, each taking the
+            # lowest opponent's trump it beats
+            i = 0
+            for q in side:
+                if i < len(ps) and q > ps[i]:
+                    i += 1
+            most = max(most, len(ps) - i)
+        return most
     return losers
 
 
 def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
-    """Every keep of n cards as (worth, cards, top power of the trumps kept
-    or -1), unsorted."""
+    """Every keep of n cards as (worth, cards, powers of the trumps kept),
+    unsorted."""
     # Combine suit by suit, keeping only partial sizes that can still reach n.
     maxrest = [0] * (len(suits) + 1)
     for i in range(len(suits) - 1, -1, -1):
         maxrest[i] = maxrest[i + 1] + max(ch[0] for ch in suits[i].choices)
-    partial = [(0, 0.0, (), -1)]
+    partial = [(0, 0.0, (), ())]
     for i, su in enumerate(suits):
         is_trump = su.name == trump
         nxt = []
-        for size, w, cards, top in partial:
-            for csize, cw, ccards, ctop in su.choices:
+        for size, w, cards, tp in partial:
+            for csize, cw, ccards, ctp in su.choices:
                 t = size + csize
                 if t <= n and t + maxrest[i + 1] >= n:
-                    nxt.append((t, w + cw, cards + ccards, ctop if is_trump else top))
+                    nxt.append((t, w + cw, cards + ccards, ctp if is_trump else tp))
         partial = nxt
-    return [(w, cards, top) for _size, w, cards, top in partial]
+    return [(w, cards, tp) for _size, w, cards, tp in partial]
 
 
 class _Probe:
@@ -530,7 +549,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     # Bound: the opponents' trumps above all the trumps of the bidding side.
     losers = _trump_losers(hands, bidder, t, ranking)
     if losers is not None:
-        cap = {top: n - losers(top) for top in {k[2] for k in keeps}}
+        cap = {tp: n - losers(tp) for tp in {k[2] for k in keeps}}
         ceiling = max(cap.values())
     else:
         cap = None
@@ -559,10 +578,10 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
 
     best_cards = keeps[0][1]
     best = exact(best_cards)
-    for _w, cards, top in keeps[1:]:
+    for _w, cards, tp in keeps[1:]:
         if best >= ceiling:
             break
-        if cap is not None and cap[top] <= best:
+        if cap is not None and cap[tp] <= best:
             stats.bounded += 1
             continue
         if can_take(cards, best + 1):
