@@ -8,16 +8,17 @@ Cython engine implements the same rules on bit masks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
-SEATS = ("N", "E", "S", "W")
-SUITS = ("S", "H", "D", "C")
+# The errors and the seat, suit and strain words are defined in errors.py and
+# vocab.py; they are imported here too, where the rules use them.
+from .errors import CardError, PositionError, WhistError  # noqa: F401
+from .vocab import (RANKINGS, SEATS, STRAINS, SUIT_SYMBOLS, SUITS, partner,  # noqa: F401
+                    seat_index, side_of)
+
 RANKS = "23456789TJQKA"
 JOKERS = ("JH", "JL")
-STRAINS = ("S", "H", "D", "C", "NT")
-RANKINGS = ("up", "down")
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 # Order of ranks within a suit, low to high, for each ranking.  The ace
 # stays high downtown.
@@ -25,36 +26,6 @@ _ORDER = {
     "up": "23456789TJQKA",
     "down": "KQJT98765432A",
 }
-
-
-class WhistError(Exception):
-    """An error a user caused (bad card, bad deal, illegal play...).
-
-    The message is meant to be shown as is, without a traceback."""
-
-
-class CardError(WhistError):
-    pass
-
-
-class PositionError(WhistError):
-    pass
-
-
-def seat_index(seat: str) -> int:
-    s = seat.strip().upper()[:1]
-    if s not in SEATS:
-        raise WhistError(f"unknown seat {seat!r} (expected N, E, S or W)")
-    return SEATS.index(s)
-
-
-def partner(seat: int) -> int:
-    return (seat + 2) % 4
-
-
-def side_of(seat: int) -> str:
-    """'NS' or 'EW'."""
-    return "NS" if seat % 2 == 0 else "EW"
 
 
 def parse_card(text: str) -> str:
