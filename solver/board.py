@@ -140,13 +140,13 @@ class Board:
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None
         self._kitty: list[str] = []
-        kitty = self._tag("Kitty", "Undealt")
+        kitty = self.tag("Kitty", "Undealt")
         if kitty is not None:
             try:
                 self._kitty = sort_cards(_parse_card_list(kitty))
             except WhistError as e:
                 self.errors.append(f"bad Kitty: {e}")
-        deal = self._tag("Deal")
+        deal = self.tag("Deal")
         if deal is None:
             self.errors.append("no Deal tag")
             return
@@ -157,7 +157,7 @@ class Board:
 
     # -- tag access ---------------------------------------------------------
 
-    def _tag(self, *names: str) -> Optional[str]:
+    def tag(self, *names: str) -> Optional[str]:
         """The stripped value of the first of ``names`` present with a real
         value ("" and "?" mean unknown).  Exact tag names first, then any
         case (``[trump "S"]``)."""
@@ -174,7 +174,7 @@ class Board:
         return WhistError(f"board {self.label}: {message}")
 
     def _seat_tag(self, name: str) -> Optional[int]:
-        value = self._tag(name)
+        value = self.tag(name)
         if value is None:
             return None
         try:
@@ -212,6 +212,26 @@ class Board:
     def bidder(self) -> Optional[int]:
         return self._seat_tag("Bidder")
 
+    def bidder_seat(self, override: Optional[str] = None) -> int:
+        """The bid whist bidder: ``override`` (a seat letter), else the
+        Bidder tag."""
+        if override is not None:
+            return SEATS.index(override)
+        b = self.bidder()
+        if b is None:
+            raise WhistError("no bidder (give --bidder or a Bidder tag)")
+        return b
+
+    def exchange_deal(self) -> tuple[list[list[str]], list[str]]:
+        """The hands before the bid whist exchange, and the kitty."""
+        self.check()
+        hands = self.hands
+        if not hands:
+            raise WhistError("no deal (missing Deal tag)")
+        if not self._kitty:
+            raise WhistError("no kitty (give a Kitty or Undealt tag)")
+        return hands, self.kitty
+
     def declarer(self) -> Optional[int]:
         return self._seat_tag("Declarer")
 
@@ -220,7 +240,7 @@ class Board:
 
     def goal(self) -> Optional[tuple[str, int]]:
         """``[Goal "NS 5"]`` -> ('NS', 5); a single seat names its side."""
-        value = self._tag("Goal")
+        value = self.tag("Goal")
         if value is None:
             return None
         m = re.fullmatch(r"(NS|EW|N-S|E-W|N/S|E/W|N|E|S|W)\s*[:=]?\s*(\d+)", value.upper())
@@ -235,7 +255,7 @@ class Board:
         return side, tricks
 
     def contract(self) -> Optional[Contract]:
-        value = self._tag("Contract")
+        value = self.tag("Contract")
         if value is None:
             return None
         try:
@@ -246,7 +266,7 @@ class Board:
     def variant(self) -> str:
         """'classic' or 'bid': the Variant tag, else 'bid' when the deal has
         jokers or a kitty."""
-        value = self._tag("Variant")
+        value = self.tag("Variant")
         if value is not None:
             v = re.sub(r"[\s_-]+", "", value.lower())
             if v in ("classic", "whist", "classicwhist"):
@@ -264,7 +284,7 @@ class Board:
         if override is not None:
             strain = parse_strain(override)
         else:
-            value = self._tag("Trump")
+            value = self.tag("Trump")
             if value is not None:
                 try:
                     strain = parse_strain(value)
@@ -284,7 +304,7 @@ class Board:
         Contract's direction, else 'up'."""
         if override is not None:
             return parse_ranking(override)
-        value = self._tag("Ranking")
+        value = self.tag("Ranking")
         if value is not None:
             try:
                 return parse_ranking(value)
@@ -309,7 +329,7 @@ class Board:
             seat = self._seat_tag(name)
             if seat is not None:
                 return seat
-        if self._tag("Bidder") is not None and self.variant() == "bid":
+        if self.tag("Bidder") is not None and self.variant() == "bid":
             return self.bidder()
         for name in ("Declarer", "Dealer"):
             seat = self._seat_tag(name)

@@ -76,6 +76,7 @@ __all__ = [
     "write_board",
     "write_pbn",
     "optimum_result_table",
+    "table_board_pbn",
 ]
 
 # The Mandatory Tag Set of PBN 2.1 §3.4, in export order.
@@ -485,3 +486,20 @@ def optimum_result_table(table: Mapping, total: int = 13) -> tuple[str, list[str
                 else:
                     lines.append(f"{SEATS[declarer]} {strain:>2} {result:>2}")
     return value, lines
+
+
+def table_board_pbn(board, table: Mapping, n_tricks: int) -> str:
+    """A board written again with its double-dummy ``table`` (as in
+    :func:`optimum_result_table`) as its OptimumResultTable: its tags and
+    sections (a previous OptimumResultTable replaced), the Board tag added
+    if missing, the Deal in canonical form."""
+    tags = {k: v for k, v in board.tags.items() if k != "OptimumResultTable"}
+    sections = {k: v for k, v in (board.sections or {}).items() if k in tags and v}
+    if "Board" not in tags:
+        tags["Board"] = board.label
+    tags["Deal"] = board.deal_string()
+    value, lines = optimum_result_table(table, total=n_tricks)
+    tags["OptimumResultTable"] = value
+    sections["OptimumResultTable"] = lines
+    return write_board(tags, sections)
+
