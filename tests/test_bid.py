@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import ref_value
-from strategies import DECK52, JOKERS, examples
+from support.reference import ref_value
+from support.strategies import DECK52, JOKERS, examples
 
 from whist_solve.bid import (ALL_OPTIONS, Exchange, analyse_bid, best_exchange, best_option,
                              bid_kind, bid_name, bid_rank, bid_score, check_contract,
@@ -321,9 +321,7 @@ def test_bad_input():
 # --------------------------------------------------------------------------
 # Command line
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
+from support.cli_run import run, json_lines
 
 
 

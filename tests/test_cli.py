@@ -11,12 +11,9 @@ import re
 
 import pytest
 
-from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
+from support.reference import ref_card_values, ref_replay, ref_value
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from support.cli_run import board, run, json_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples", "deal.pbn")

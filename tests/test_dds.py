@@ -23,14 +23,12 @@ import os
 import pytest
 from hypothesis import given, settings
 
-pytest.importorskip("endplay")
-
 from whist_solve import Position, Solver, dd_table
 
-from dds_helpers import (DOWN_TO_UP, dds_card_values, dds_full_table,
+from support.dds_helpers import (DOWN_TO_UP, dds_card_values, dds_full_table,
                          dds_ns_value, relabel_down)
-from reference import IllegalPlay, ref_replay, trick_winner
-from strategies import (DECK54, Spot, examples, jokers_to_top_trumps,
+from support.reference import IllegalPlay, ref_replay, trick_winner
+from support.strategies import (DECK54, Spot, examples, jokers_to_top_trumps,
                         random_deal, spots)
 
 STRAINS = ("S", "H", "D", "C", "NT")

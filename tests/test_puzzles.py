@@ -13,12 +13,9 @@ import re
 
 import pytest
 
-from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
+from support.reference import ref_card_values, ref_replay, ref_value
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from support.cli_run import board, run, json_lines
 
 from whist_solve.pbn import read_pbn_file  # noqa: E402
 
@@ -310,14 +307,10 @@ def test_overrides(tmp_path):
 
 
 def test_every_shipped_puzzle_has_a_title_and_an_idea():
-    import json
     from pathlib import Path
-    from typer.testing import CliRunner
-    from whist_solve.cli.main import app
 
     folder = Path(__file__).resolve().parent.parent / "puzzles"
-    res = CliRunner().invoke(app, ["puzzles", "--json", str(folder)])
-    boards = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    boards = json_lines(run(["puzzles", "--json", str(folder)]))
     assert len(boards) >= 40
     for b in boards:
         assert b["title"] and b["comment"] and len(b["comment"]) > 40, b["board"]

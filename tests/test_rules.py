@@ -11,8 +11,8 @@ from whist_solve.cards import (CardError, Position, PositionError, WhistError,
                                power, seat_index, side_of, sort_cards,
                                trick_winner_offset)
 
-import reference as ref
-from strategies import DECK54, Spot, examples, spots
+from support import reference as ref
+from support.strategies import DECK54, Spot, examples, spots
 
 N, E, S, W = range(4)
 
