@@ -19,7 +19,7 @@ from whist_solve.vocab import SEATS
 
 from . import render
 from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
-from .runner import Run
+from .runner import Run, board_json
 
 
 def bid(
@@ -55,16 +55,15 @@ def _bid_board(run: Run, solver, where: str, board, bidder_opt, min_bid_3: bool)
     exchanges = analyse_bid(hands, kitty, seat, solver=solver)
     summary = summarize(exchanges, min_bid_3)
     if run.json:
-        run.emit_json({
-            "board": board.label,
-            "deal": board.deal_string(),
-            "kitty": format_hand(kitty),
-            "bidder": SEATS[seat],
-            "options": [ex.as_json() for ex in exchanges],
-            "best": summary.best.as_json(),
-            "bid": summary.name,
-            "contract": summary.contract,
-            "score": summary.score,
-        })
+        run.emit_json(board_json(
+            board,
+            kitty=format_hand(kitty),
+            bidder=SEATS[seat],
+            options=[ex.as_json() for ex in exchanges],
+            best=summary.best.as_json(),
+            bid=summary.name,
+            contract=summary.contract,
+            score=summary.score,
+        ))
         return
     run.emit(render.bid_view(run.style, board, hands, kitty, seat, exchanges, summary, min_bid_3))

@@ -14,7 +14,7 @@ from whist_solve.vocab import SEATS, is_bid, parse_contract
 
 from . import render
 from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
-from .runner import EXIT_NEGATIVE, Run
+from .runner import EXIT_NEGATIVE, Run, board_json
 
 
 def check(
@@ -70,19 +70,18 @@ def _check_board(run: Run, solver, board, contract, bidder_opt) -> bool:
         contract = _board_contract(board)
     res = check_contract(hands, kitty, seat, contract, solver=solver)
     if run.json:
-        run.emit_json({
-            "board": board.label,
-            "deal": board.deal_string(),
-            "kitty": format_hand(kitty),
-            "bidder": SEATS[seat],
-            "contract": res.contract,
-            "makeable": res.makeable,
-            "books": res.books,
-            "need": res.need,
-            "keep": format_hand(res.keep),
-            "discard": format_hand(res.discard),
-            "line": res.line,
-        })
+        run.emit_json(board_json(
+            board,
+            kitty=format_hand(kitty),
+            bidder=SEATS[seat],
+            contract=res.contract,
+            makeable=res.makeable,
+            books=res.books,
+            need=res.need,
+            keep=format_hand(res.keep),
+            discard=format_hand(res.discard),
+            line=res.line,
+        ))
         return res.makeable
     run.emit(render.check_view(run.style, board, hands, kitty, seat, res))
     return res.makeable

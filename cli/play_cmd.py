@@ -21,7 +21,7 @@ from whist_solve.cards import JOKERS, Position, parse_card, sort_cards
 from whist_solve.errors import WhistError
 from whist_solve.lines import LineTrick
 from whist_solve.pbn import read_pbn_file
-from whist_solve.vocab import RANKING_NAMES, SEAT_NAMES, SEATS, side_name, strain_name
+from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
 from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
@@ -196,27 +196,14 @@ class Session:
             got = ns_total - base.ns_tricks
         else:
             got = base.ns_tricks + base.tricks_left - ns_total  # E-W's tricks from the loaded position
-        t = Text(f"Goal {'N-S' if side == 'NS' else 'E-W'} {need} (from the loaded position): ")
-        t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
-        t.append(f" with best play from here ({got}).")
-        return t
+        return render.play_goal(side, need, got)
 
     def show(self) -> None:
         st = self.run.style
         pos = self.pos
         b = self.board
-        head = Text(f"Board {b.label}", style="bold")
-        title = (b.tags.get("Title") or "").strip()
-        if title:
-            head.append(f": {title}", style="bold")
-        head.append(f"  {self.name}", style="dim")
-        if self.nboards > 1:
-            head.append(f"  ({self.nboards} boards; --board N chooses)", style="dim")
-        head.append("\n")
-        head.append("No-trump" if pos.trump is None else f"Trump {strain_name(pos.trump)}")
-        head.append(f", {RANKING_NAMES[pos.ranking]}")
         self.say(Text(""))
-        self.say(head)
+        self.say(render.play_heading(b, self.name, self.nboards, pos))
         self.say(render.compass(st, pos, self.jokers))
         res = None if pos.is_over() else self.analyse(pos)
         view = self._view(pos, res)
@@ -228,11 +215,7 @@ class Session:
                 self.say(Text("* this card cost its side tricks", style="dim"))
         ns = self.ns_total(pos)
         total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
-        t = Text()
-        t.append(f"Tricks won: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}.  ")
-        t.append("Double-dummy result: ", style="bold")
-        t.append(f"N-S {ns}, E-W {total - ns}", style="bold green")
-        self.say(t)
+        self.say(render.play_result(pos, ns, total))
         g = self._goal_text(ns)
         if g is not None:
             self.say(g)
@@ -257,20 +240,7 @@ class Session:
         cost = max(values.values()) - values.get(card, max(values.values()))
         self.moves.append(Move(seat, card, cost))
         self.positions.append(nxt)
-        st = self.run.style
-        t = Text(f"{SEAT_NAMES[SEATS[seat]]} plays ")
-        t.append_text(st.card(card))
-        side = side_name(seat)
-        if cost:
-            t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
-                     f"({side} now take {values[card]} from here, not {max(values.values())})",
-                     style="bold red")
-        else:
-            t.append(f" ({side} {values[card]} from here)", style="dim")
-        if not nxt.trick:
-            t.append(f"; {SEATS[nxt.leader]} wins the trick")
-        t.append(".")
-        self.say(t)
+        self.say(render.play_move(self.run.style, seat, card, cost, values, nxt))
 
     def undo(self) -> bool:
         if not self.moves:
@@ -278,10 +248,7 @@ class Session:
             return False
         mv = self.moves.pop()
         self.positions.pop()
-        t = Text("Took back ")
-        t.append_text(self.run.style.card(mv.card))
-        t.append(f" ({SEATS[mv.seat]}).")
-        self.say(t)
+        self.say(render.play_undone(self.run.style, mv.seat, mv.card))
         return True
 
     def hint(self) -> None:
@@ -290,12 +257,7 @@ class Session:
         values = {c: int(n) for c, n in res.cards.items()}
         best = max(values.values())
         cards = sort_cards([c for c, n in values.items() if n == best], pos.ranking)
-        t = Text("Hint: ")
-        t.append_text(self.run.style.cards(cards))
-        side = side_name(pos.turn)
-        t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
-                 + ("" if len(cards) < len(values) else "; every card is as good") + ").")
-        self.say(t)
+        self.say(render.play_hint(self.run.style, pos, cards, best, every=len(cards) == len(values)))
 
     def loop(self) -> None:
         show = True

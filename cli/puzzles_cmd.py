@@ -23,7 +23,7 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
 from .options import JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_NEGATIVE, EXIT_OK, Run
+from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json
 
 
 @dataclass
@@ -114,25 +114,24 @@ def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -
     comment = " ".join(" ".join(board.comments).split()) or None
 
     if run.json:
-        obj = {
-            "board": board.label,
-            "deal": board.deal_string(),
-            "title": title,
-            "comment": comment,
-            "goal": {"side": goal.side, "tricks": goal.tricks, "from": goal.source},
-            "tricks": value,
-            "solved": solved,
-            "line": line,
-            "trump": pos.trump or "NT",
-            "ranking": pos.ranking,
-            "leader": SEATS[first_leader],
-            "turn": SEATS[pos.turn],
-            "cards": {c: goal_cards[c] for c in sort_cards(goal_cards, pos.ranking)},
-            "key": [k.as_json() for k in keys if k.attacker == solved],
-            "tricks_left": left,
-            "won": {"NS": pos.ns_tricks, "EW": pos.ew_tricks},
-            "file": board.file,
-        }
+        obj = board_json(
+            board,
+            title=title,
+            comment=comment,
+            goal={"side": goal.side, "tricks": goal.tricks, "from": goal.source},
+            tricks=value,
+            solved=solved,
+            line=line,
+            trump=pos.trump or "NT",
+            ranking=pos.ranking,
+            leader=SEATS[first_leader],
+            turn=SEATS[pos.turn],
+            cards={c: goal_cards[c] for c in sort_cards(goal_cards, pos.ranking)},
+            key=[k.as_json() for k in keys if k.attacker == solved],
+            tricks_left=left,
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks},
+            file=board.file,
+        )
         run.emit_json(obj)
         return solved
 

@@ -790,3 +790,75 @@ def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) ->
                 parts.append(f"[bold red]VALUES CHANGED[/] {e['set']}: boards {', '.join(e['values_changed'])}")
     return parts
 
+
+# --------------------------------------------------------------------------
+# play
+
+
+def play_heading(board, name: str, nboards: int, pos: Position) -> Text:
+    """``play``: the board, its title and file, the trump and the ranking."""
+    head = Text(f"Board {board.label}", style="bold")
+    title = (board.tags.get("Title") or "").strip()
+    if title:
+        head.append(f": {title}", style="bold")
+    head.append(f"  {name}", style="dim")
+    if nboards > 1:
+        head.append(f"  ({nboards} boards; --board N chooses)", style="dim")
+    head.append("\n")
+    head.append("No-trump" if pos.trump is None else f"Trump {strain_name(pos.trump)}")
+    head.append(f", {RANKING_NAMES[pos.ranking]}")
+    return head
+
+
+def play_result(pos: Position, ns: int, total: int) -> Text:
+    """``play``: the tricks won so far and the double-dummy result."""
+    t = Text()
+    t.append(f"Tricks won: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}.  ")
+    t.append("Double-dummy result: ", style="bold")
+    t.append(f"N-S {ns}, E-W {total - ns}", style="bold green")
+    return t
+
+
+def play_goal(side: str, need: int, got: int) -> Text:
+    """``play``: whether the board's goal is reached with best play."""
+    t = Text(f"Goal {SIDE_NAMES[side]} {need} (from the loaded position): ")
+    t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
+    t.append(f" with best play from here ({got}).")
+    return t
+
+
+def play_move(st: Style, seat: int, card: str, cost: int, values: Mapping[str, int],
+              nxt: Position) -> Text:
+    """``play``: a card played, and what it cost its side."""
+    t = Text(f"{SEAT_NAMES[SEATS[seat]]} plays ")
+    t.append_text(st.card(card))
+    side = side_name(seat)
+    if cost:
+        t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
+                 f"({side} now take {values[card]} from here, not {max(values.values())})",
+                 style="bold red")
+    else:
+        t.append(f" ({side} {values[card]} from here)", style="dim")
+    if not nxt.trick:
+        t.append(f"; {SEATS[nxt.leader]} wins the trick")
+    t.append(".")
+    return t
+
+
+def play_undone(st: Style, seat: int, card: str) -> Text:
+    """``play``: a move taken back."""
+    t = Text("Took back ")
+    t.append_text(st.card(card))
+    t.append(f" ({SEATS[seat]}).")
+    return t
+
+
+def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: bool) -> Text:
+    """``play``: the best cards of the seat on turn."""
+    t = Text("Hint: ")
+    t.append_text(st.cards(cards))
+    side = side_name(pos.turn)
+    t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
+             + ("; every card is as good" if every else "") + ").")
+    return t
+

@@ -33,6 +33,12 @@ EXIT_NEGATIVE = 1
 EXIT_BAD = 2
 
 
+def board_json(board, **fields) -> dict:
+    """A board's object of the ``--json`` output: its label and its deal
+    first, then ``fields`` in order."""
+    return {"board": board.label, "deal": board.deal_string(), **fields}
+
+
 def file_name(path: str) -> str:
     """How a file is named in messages: ``-`` is ``<stdin>``."""
     return "<stdin>" if path == "-" else path

@@ -12,7 +12,7 @@ from whist_solve.vocab import SEATS
 
 from . import render
 from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import Run, make_solver, map_prepared
+from .runner import Run, board_json, make_solver, map_prepared
 
 
 def solve(
@@ -64,25 +64,24 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
         run.warning(where, problem)
 
     if run.json:
-        obj = {
-            "board": board.label,
-            "deal": board.deal_string(),
-            "trump": pos.trump or "NT",
-            "ranking": pos.ranking,
-            "leader": SEATS[first_leader],
-            "turn": SEATS[turn],
-            "tricks": int(result.tricks),
-            "cards": {c: cards[c] for c in sort_cards(cards, pos.ranking)},
-            "line": line,
-            "ns_tricks": ns_tricks,
-            "ew_tricks": left - ns_tricks,
-            "tricks_left": left,
-            "trick": list(pos.trick),
-            "trick_leader": SEATS[pos.leader],
-            "won": {"NS": pos.ns_tricks, "EW": pos.ew_tricks},
-            "nodes": int(result.nodes) if result.nodes is not None else None,
-            "file": board.file,
-        }
+        obj = board_json(
+            board,
+            trump=pos.trump or "NT",
+            ranking=pos.ranking,
+            leader=SEATS[first_leader],
+            turn=SEATS[turn],
+            tricks=int(result.tricks),
+            cards={c: cards[c] for c in sort_cards(cards, pos.ranking)},
+            line=line,
+            ns_tricks=ns_tricks,
+            ew_tricks=left - ns_tricks,
+            tricks_left=left,
+            trick=list(pos.trick),
+            trick_leader=SEATS[pos.leader],
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks},
+            nodes=int(result.nodes) if result.nodes is not None else None,
+            file=board.file,
+        )
         run.emit_json(obj)
         return
 

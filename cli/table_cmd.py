@@ -15,8 +15,8 @@ from whist_solve.pbn import table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
-from .options import JOBS_OPT, JSON_OPT, TT_OPT, FILES_ARG, strains_option, table_ranking_option
-from .runner import Run, map_prepared
+from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
+from .runner import Run, board_json, map_prepared
 
 
 def table(
@@ -67,8 +67,7 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool) -
              for s in strains}
     n = len(hands[0])
     if run.json:
-        run.emit_json({"board": board.label, "deal": board.deal_string(), "table": table,
-                       "tricks_total": n})
+        run.emit_json(board_json(board, table=table, tricks_total=n))
         return
     if pbn:
         if not run.pbn_header:

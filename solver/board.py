@@ -263,7 +263,7 @@ class Board:
         except WhistError as e:
             raise self._err(f"bad Contract tag: {e}") from None
 
-    def variant(self) -> str:
+    def game(self) -> str:
         """'classic' or 'bid': the Variant tag, else 'bid' when the deal has
         jokers or a kitty."""
         value = self.tag("Variant")
@@ -329,7 +329,7 @@ class Board:
             seat = self._seat_tag(name)
             if seat is not None:
                 return seat
-        if self.tag("Bidder") is not None and self.variant() == "bid":
+        if self.tag("Bidder") is not None and self.game() == "bid":
             return self.bidder()
         for name in ("Declarer", "Dealer"):
             seat = self._seat_tag(name)

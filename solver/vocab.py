@@ -82,10 +82,6 @@ def seat_letter(seat: Union[int, str]) -> str:
     return str(seat).strip().upper()[:1]
 
 
-def partner(seat: int) -> int:
-    return (seat + 2) % 4
-
-
 def side_of(seat: int) -> str:
     """'NS' or 'EW'."""
     return "NS" if seat % 2 == 0 else "EW"

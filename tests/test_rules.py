@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whist_solve.cards import (CardError, Position, PositionError, WhistError,
-                               card_suit, effective_suit, format_hand, full_deck,
+                               effective_suit, format_hand, full_deck,
                                led_suit, legal_cards, parse_card, parse_hand,
                                power, seat_index, side_of, sort_cards,
                                trick_winner_offset)
@@ -67,7 +67,6 @@ def test_seats():
 
 
 def test_suits_and_power():
-    assert card_suit("JH") == "J" and card_suit("SA") == "S"
     assert effective_suit("JH", "H") == "H" and effective_suit("JL", "C") == "C"
     assert effective_suit("JH", None) == "J"
     assert power("JH", "S", "up") > power("JL", "S", "up") > power("SA", "S", "up")
