@@ -10,10 +10,10 @@ from whist_solve import bench, dds_bridge
 from whist_solve.cards import format_hand
 from whist_solve.dealing import random_deal
 
-from support import needs_dds
+from support import BENCH_DATA, needs_dds
 from support.cli_run import board, run
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "data")
+DATA = str(BENCH_DATA)
 
 
 @pytest.fixture(autouse=True)

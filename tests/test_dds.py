@@ -2,7 +2,7 @@
 
 DDS plays bridge: uptown, no jokers.  Downtown is checked by relabelling the
 ranks (downtown K Q J T 9 8 7 6 5 4 3 2 A, low to high, is the uptown order
-of 2 3 4 5 6 7 8 9 T J Q K A; see tests/dds_helpers.py).
+of 2 3 4 5 6 7 8 9 T J Q K A; see tests/support/dds_helpers.py).
 
 (a) full tables of seeded random 52-card deals, 5 strains x 4 leaders, uptown;
 (b) downtown full tables by relabelling;

@@ -1,4 +1,4 @@
-"""The engine against the independent reference (tests/reference.py) on
+"""The engine against the independent reference (tests/support/reference.py) on
 random endings: the value, the value of every legal card, and the line
 (replayed with the reference rules: legal, to the end, every card keeping the
 double-dummy value, and producing the value).

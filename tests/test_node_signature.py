@@ -19,15 +19,14 @@ change: a changed value is a bug, whatever the node counts.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
+from support import TEST_DATA
 from support.signature import REGEN_COMMAND as REGEN
 from support.signature import signature_case_nodes, signature_cases
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SIGNATURE = os.path.join(HERE, "data", "node_signature.json")
+SIGNATURE = TEST_DATA / "node_signature.json"
 
 
 def _doc():

@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 import re
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,9 @@ from whist_solve.pbn import (
     write_pbn,
 )
 
-DATA = Path(__file__).parent / "data"
+from support import TEST_DATA
+
+DATA = TEST_DATA
 
 N, E, S, W = range(4)
 

@@ -3,7 +3,7 @@
 Every shipped puzzle must be tight: the stated goal is exactly the
 double-dummy value from the position (reachable, and not one trick more).
 The values are checked through the command and against the independent
-reference search of tests/reference.py.
+reference search of tests/support/reference.py.
 """
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ import pytest
 
 from support.reference import ref_card_values, ref_replay, ref_value
 
-from support.cli_run import board, run, json_lines
+from support import ROOT
+from support.cli_run import board, json_lines, run
 
-from whist_solve.pbn import read_pbn_file  # noqa: E402
+from whist_solve.pbn import read_pbn_file
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PUZZLES_DIR = os.path.join(ROOT, "puzzles")
+PUZZLES_DIR = str(ROOT / "puzzles")
 PUZZLE_FILES = sorted(glob.glob(os.path.join(PUZZLES_DIR, "*.pbn")))
 GOAL_RE = re.compile(r'\[Goal "(NS|EW) (\d+)"\]')
 

@@ -1,4 +1,4 @@
-"""Checks of the reference solver itself (tests/reference.py).
+"""Checks of the reference solver itself (tests/support/reference.py).
 
 Hand-made positions whose answers are worked out by hand, a memo-free and
 pruning-free brute force on small endings, metamorphic relations (downtown =

@@ -6,8 +6,14 @@ command line run in-process (``cli_run``), DDS through endplay
 installed), the node-count signature (``signature``) and the markers for
 optional dependencies (``needs_dds``)."""
 import importlib.util
+from pathlib import Path
 
 import pytest
+
+# The checkout, the test data and the committed benchmark sets.
+ROOT = Path(__file__).resolve().parent.parent.parent
+TEST_DATA = ROOT / "tests" / "data"
+BENCH_DATA = ROOT / "benchmarks" / "data"
 
 # The one place that says how a test needing DDS (endplay) is skipped.
 HAVE_DDS = importlib.util.find_spec("endplay") is not None
