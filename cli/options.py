@@ -29,22 +29,22 @@ def version_callback(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
-def trump_option(value: Optional[str]) -> Optional[str]:
-    if value is None:
-        return None
-    try:
-        return parse_strain(value)
-    except WhistError:
-        raise typer.BadParameter(f"{value!r}: expected S, H, D, C or NT") from None
+def _word_option(parse, expected: str):
+    """A callback that reads an option's value with ``parse`` (None stays
+    None) and refuses what it cannot read: "'x': expected ..."."""
+    def callback(value: Optional[str]) -> Optional[str]:
+        if value is None:
+            return None
+        try:
+            return parse(value)
+        except WhistError:
+            raise typer.BadParameter(f"{value!r}: expected {expected}") from None
+    return callback
 
 
-def ranking_option(value: Optional[str]) -> Optional[str]:
-    if value is None:
-        return None
-    try:
-        return parse_ranking(value)
-    except WhistError:
-        raise typer.BadParameter(f"{value!r}: expected up or down") from None
+trump_option = _word_option(parse_strain, "S, H, D, C or NT")
+ranking_option = _word_option(parse_ranking, "up or down")
+seat_option = _word_option(lambda v: seat_letter(parse_seat(v)), "N, E, S or W")
 
 
 def table_ranking_option(value: str) -> str:
@@ -52,15 +52,6 @@ def table_ranking_option(value: str) -> str:
     if v == "both":
         return v
     return ranking_option(v)
-
-
-def seat_option(value: Optional[str]) -> Optional[str]:
-    if value is None:
-        return None
-    try:
-        return seat_letter(parse_seat(value))
-    except WhistError:
-        raise typer.BadParameter(f"{value!r}: expected N, E, S or W") from None
 
 
 def strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
