@@ -1,8 +1,8 @@
 """Build the Cython search core and map the project's folders under one
 import package, ``whist_solve``:
 
-    solver/   -> whist_solve          (rules, PBN, the engine)
-    cli/      -> whist_solve.cli      (the command line)
+    solver/   -> whist_solve          (the library: rules, files, analyses, the engine)
+    cli/      -> whist_solve.cli      (the command line, one module per command)
     puzzles/  -> whist_solve.puzzles  (the shipped puzzle collections)
     benchmarks/data/ -> whist_solve.bench_sets  (the deal sets of `whist-solve bench`)
 """

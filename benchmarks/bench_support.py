@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import warnings
 
-from whist_solve.cli.bench_cmd import Task, dds_available, dds_solve_task, load_tasks, solve_task
+from whist_solve.bench import Task, load_tasks, solve_task
+from whist_solve.dds_bridge import dds_available, dds_solve_task
 from whist_solve.engine import Solver
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

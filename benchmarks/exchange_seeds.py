@@ -5,7 +5,7 @@ and the slowest deals option by option.
     python benchmarks/exchange_seeds.py                 # seeds 0-39
     python benchmarks/exchange_seeds.py 21 24 --json out.json
 
-The deals are whist_solve.bid.random_deal(seed), as in
+The deals are whist_solve.dealing.random_deal(seed), as in
 ``whist-solve bench --set exchange``.  Progress on stderr, the summary on
 stdout.
 """
@@ -17,7 +17,8 @@ import statistics
 import sys
 import time
 
-from whist_solve.bid import ALL_OPTIONS, BID_TT_MB, best_exchange, random_deal
+from whist_solve.bid import ALL_OPTIONS, BID_TT_MB, best_exchange
+from whist_solve.dealing import random_deal
 from whist_solve.engine import Solver
 
 

@@ -42,7 +42,8 @@ import random
 import sys
 from typing import List, Optional
 
-from whist_solve.cards import SEATS, SUITS, format_hand, full_deck
+from whist_solve.cards import SEATS, SUITS, format_hand
+from whist_solve.dealing import shuffled_deck, split_deck
 from whist_solve.pbn import write_pbn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,12 +66,7 @@ def deal_text(hands) -> str:
 
 def random_deals(seed: int, count: int, size: int = 13, jokers: bool = False):
     rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        deck = full_deck(jokers=jokers)
-        rng.shuffle(deck)
-        out.append([deck[k * size:(k + 1) * size] for k in range(4)])
-    return out
+    return [split_deck(shuffled_deck(rng, jokers), size) for _ in range(count)]
 
 
 def header(name: str, text: str) -> List[str]:
@@ -97,9 +93,8 @@ def make_bid() -> list:
     rng = random.Random(SEEDS["bid"])
     boards = []
     for i in range(COUNTS["bid"]):
-        deck = full_deck(jokers=True)
-        rng.shuffle(deck)
-        hands = [deck[k * 12:(k + 1) * 12] for k in range(4)]
+        deck = shuffled_deck(rng, jokers=True)
+        hands = split_deck(deck, 12)
         kitty = deck[48:]
         # both jokers in play: swap a joker from the kitty with a dealt card
         for j in ("JH", "JL"):
@@ -123,9 +118,7 @@ def make_endings() -> list:
     boards = []
     n = ENDING_CARDS
     for i in range(COUNTS["endings"]):
-        deck = full_deck()
-        rng.shuffle(deck)
-        hands = [deck[k * n:(k + 1) * n] for k in range(4)]
+        hands = split_deck(shuffled_deck(rng), n)
         boards.append(board_tags("endings", i + 1, hands, Variant="classic",
                                  Trump=strains[i % 5], Ranking=("up", "down")[(i // 5) % 2],
                                  Leader=SEATS[i % 4]))
@@ -162,9 +155,7 @@ def freak_candidates(count: int):
     rng = random.Random(SEEDS["hard"])
     out = []
     while len(out) < count:
-        deck = full_deck()
-        rng.shuffle(deck)
-        hands = [deck[k * 13:(k + 1) * 13] for k in range(4)]
+        hands = split_deck(shuffled_deck(rng), 13)
         if is_freak(hands):
             out.append(hands)
     return out

@@ -3,7 +3,7 @@
 metamorphic: moving every hand one seat clockwise (and the leader with
 them) must swap the sides' tricks."""
 import bench_support as bs
-from whist_solve.cli.bench_cmd import solve_task
+from whist_solve.bench import solve_task
 from whist_solve.engine import Solver
 
 

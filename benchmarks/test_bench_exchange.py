@@ -9,7 +9,8 @@ when they were recorded (tests/test_bid.py checks the optimizer itself).
 """
 import os
 
-from whist_solve.bid import BID_TT_MB, analyse_bid, random_deal
+from whist_solve.bid import BID_TT_MB, analyse_bid
+from whist_solve.dealing import random_deal
 from whist_solve.engine import Solver
 
 # seed -> books of the ten options (S up, S down, H up, ..., NT down)

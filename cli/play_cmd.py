@@ -17,9 +17,15 @@ from typing import Dict, List, Optional
 import typer
 from rich.text import Text
 
-from whist_solve.cards import JOKERS, SEATS, Position, WhistError, parse_card, sort_cards
+from whist_solve.cards import JOKERS, Position, parse_card, sort_cards
+from whist_solve.errors import WhistError
+from whist_solve.lines import LineTrick
+from whist_solve.pbn import read_pbn_file
+from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
+from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .runner import EXIT_BAD, EXIT_OK, Run, file_name, make_solver
 
 HELP = ("Type a card (SA, sa, S10, \u2660A, JH), or: Enter or 'best' plays a best card, "
         "'undo' takes a move back, 'hint' names the best cards, 'quit' ends.")
@@ -32,39 +38,34 @@ class Move:
     cost: int          # tricks the mover's side lost with this card (0: a best card)
 
 
-def register(app: typer.Typer) -> None:
-    """Adds the ``play`` command to the application."""
-    from . import main as m
+def play(
+    file: str = typer.Argument(..., metavar="FILE", show_default=False,
+                               help="A PBN file; - reads standard input (then the moves "
+                                    "cannot come from it)."),
+    board: Optional[str] = typer.Option(None, "--board", "-b", metavar="N",
+                                        help="The board to play (its Board tag, or its "
+                                             "number in the file). Default: the first."),
+    trump: Optional[str] = TRUMP_OPT,
+    ranking: Optional[str] = RANKING_OPT,
+    leader: Optional[str] = LEADER_OPT,
+    tt_mb: int = TT_OPT,
+) -> None:
+    """Play a board out interactively, with the double-dummy value of
+    every card.
 
-    @app.command()
-    def play(
-        file: str = typer.Argument(..., metavar="FILE", show_default=False,
-                                   help="A PBN file; - reads standard input (then the moves "
-                                        "cannot come from it)."),
-        board: Optional[str] = typer.Option(None, "--board", "-b", metavar="N",
-                                            help="The board to play (its Board tag, or its "
-                                                 "number in the file). Default: the first."),
-        trump: Optional[str] = m.TRUMP_OPT,
-        ranking: Optional[str] = m.RANKING_OPT,
-        leader: Optional[str] = m.LEADER_OPT,
-        tt_mb: int = m.TT_OPT,
-    ) -> None:
-        """Play a board out interactively, with the double-dummy value of
-        every card.
-
-        Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
-        [bold]undo[/], [bold]hint[/], [bold]quit[/].
-        """
-        run = m.Run(False)
-        try:
-            session = _load(file, board, trump, ranking, leader)
-        except WhistError as e:
-            run.error("", str(e))
-            raise typer.Exit(m.EXIT_BAD)
-        session.solver = m._make_solver(tt_mb)
-        session.run = run
-        session.loop()
-        raise typer.Exit(m.EXIT_OK)
+    Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
+    [bold]undo[/], [bold]hint[/], [bold]quit[/].
+    """
+    run = Run(False)
+    try:
+        session = _load(file, board, trump, ranking, leader)
+    except WhistError as e:
+        run.error("", str(e))
+        raise typer.Exit(EXIT_BAD)
+    session.solver = make_solver(tt_mb)
+    session.run = run
+    session.loop()
+    raise typer.Exit(EXIT_OK)
 
 
 # --------------------------------------------------------------------------
@@ -85,9 +86,7 @@ def _select(boards, wanted: Optional[str], name: str):
 
 
 def _load(path: str, wanted, trump, ranking, leader) -> "Session":
-    from whist_solve.pbn import read_pbn_file
-
-    name = "<stdin>" if path == "-" else path
+    name = file_name(path)
     try:
         boards = read_pbn_file(path)
     except WhistError as e:
@@ -157,12 +156,12 @@ class Session:
     def say(self, renderable) -> None:
         self.run.out.print(renderable)
 
-    def _trick_rows(self) -> List[render.LineTrick]:
+    def _trick_rows(self) -> List[LineTrick]:
         cards = list(self.before) + [mv.card for mv in self.moves]
         costly = {len(self.before) + i for i, mv in enumerate(self.moves) if mv.cost > 0}
-        rows: List[render.LineTrick] = []
+        rows: List[LineTrick] = []
         p = self.start
-        row = render.LineTrick(number=1, leader=p.leader, cards={})
+        row = LineTrick(number=1, leader=p.leader, cards={})
         for i, card in enumerate(cards):
             seat = p.turn
             row.cards[seat] = card
@@ -175,7 +174,7 @@ class Session:
                 row.winner = p.leader
                 row.ns, row.ew = p.ns_tricks, p.ew_tricks
                 rows.append(row)
-                row = render.LineTrick(number=row.number + 1, leader=p.leader, cards={})
+                row = LineTrick(number=row.number + 1, leader=p.leader, cards={})
         if row.cards:
             row.ns, row.ew = p.ns_tricks, p.ew_tricks
             rows.append(row)
@@ -197,27 +196,14 @@ class Session:
             got = ns_total - base.ns_tricks
         else:
             got = base.ns_tricks + base.tricks_left - ns_total  # E-W's tricks from the loaded position
-        t = Text(f"Goal {'N-S' if side == 'NS' else 'E-W'} {need} (from the loaded position): ")
-        t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
-        t.append(f" with best play from here ({got}).")
-        return t
+        return render.play_goal(side, need, got)
 
     def show(self) -> None:
         st = self.run.style
         pos = self.pos
         b = self.board
-        head = Text(f"Board {b.label}", style="bold")
-        title = (b.tags.get("Title") or "").strip()
-        if title:
-            head.append(f": {title}", style="bold")
-        head.append(f"  {self.name}", style="dim")
-        if self.nboards > 1:
-            head.append(f"  ({self.nboards} boards; --board N chooses)", style="dim")
-        head.append("\n")
-        head.append("No-trump" if pos.trump is None else f"Trump {render.strain_words(pos.trump)}")
-        head.append(f", {render.RANKING_NAMES[pos.ranking]}")
         self.say(Text(""))
-        self.say(head)
+        self.say(render.play_heading(b, self.name, self.nboards, pos))
         self.say(render.compass(st, pos, self.jokers))
         res = None if pos.is_over() else self.analyse(pos)
         view = self._view(pos, res)
@@ -229,11 +215,7 @@ class Session:
                 self.say(Text("* this card cost its side tricks", style="dim"))
         ns = self.ns_total(pos)
         total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
-        t = Text()
-        t.append(f"Tricks won: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}.  ")
-        t.append("Double-dummy result: ", style="bold")
-        t.append(f"N-S {ns}, E-W {total - ns}", style="bold green")
-        self.say(t)
+        self.say(render.play_result(pos, ns, total))
         g = self._goal_text(ns)
         if g is not None:
             self.say(g)
@@ -258,20 +240,7 @@ class Session:
         cost = max(values.values()) - values.get(card, max(values.values()))
         self.moves.append(Move(seat, card, cost))
         self.positions.append(nxt)
-        st = self.run.style
-        t = Text(f"{render.SEAT_NAMES[SEATS[seat]]} plays ")
-        t.append_text(st.card(card))
-        side = render.side_name(seat)
-        if cost:
-            t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
-                     f"({side} now take {values[card]} from here, not {max(values.values())})",
-                     style="bold red")
-        else:
-            t.append(f" ({side} {values[card]} from here)", style="dim")
-        if not nxt.trick:
-            t.append(f"; {SEATS[nxt.leader]} wins the trick")
-        t.append(".")
-        self.say(t)
+        self.say(render.play_move(self.run.style, seat, card, cost, values, nxt))
 
     def undo(self) -> bool:
         if not self.moves:
@@ -279,10 +248,7 @@ class Session:
             return False
         mv = self.moves.pop()
         self.positions.pop()
-        t = Text("Took back ")
-        t.append_text(self.run.style.card(mv.card))
-        t.append(f" ({SEATS[mv.seat]}).")
-        self.say(t)
+        self.say(render.play_undone(self.run.style, mv.seat, mv.card))
         return True
 
     def hint(self) -> None:
@@ -291,12 +257,7 @@ class Session:
         values = {c: int(n) for c, n in res.cards.items()}
         best = max(values.values())
         cards = sort_cards([c for c, n in values.items() if n == best], pos.ranking)
-        t = Text("Hint: ")
-        t.append_text(self.run.style.cards(cards))
-        side = render.side_name(pos.turn)
-        t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
-                 + ("" if len(cards) < len(values) else "; every card is as good") + ").")
-        self.say(t)
+        self.say(render.play_hint(self.run.style, pos, cards, best, every=len(cards) == len(values)))
 
     def loop(self) -> None:
         show = True
@@ -310,7 +271,7 @@ class Session:
                               "'undo' takes a move back, 'quit' (or Enter) ends.", style="bold"))
                 prompt = "> "
             else:
-                prompt = f"{render.SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
+                prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
             self.run.out.print(prompt, end="")
             sys.stdout.flush()
             line = sys.stdin.readline()

@@ -7,7 +7,7 @@ does not go through this module.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from rich import box
@@ -16,17 +16,19 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from whist_solve.cards import JOKERS, SEATS, SUITS, Position, sort_cards
+from whist_solve.bench import GENERATED_SETS, SetReport, ratios, time_stats
+from whist_solve.bid import highest_bid, min_level
+from whist_solve.cards import JOKERS, Position, sort_cards
+from whist_solve.lines import Decision, LineTrick
+from whist_solve.puzzle import Goal, KeyPlay
+from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
+                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, side_name, strain_name)
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no-trump"}
-RANKING_NAMES = {"up": "uptown", "down": "downtown"}
 SUIT_STYLES = {"S": "bold blue", "H": "bold red", "D": "bold dark_orange", "C": "bold green"}
 JOKER_STYLE = "bold magenta"
-_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
-def _can_encode(text: str, stream=None) -> bool:
+def can_encode(text: str, stream=None) -> bool:
     enc = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
     try:
         text.encode(enc)
@@ -39,10 +41,10 @@ class Style:
     """Symbols or plain letters, chosen once per output stream."""
 
     def __init__(self, stream=None):
-        self.symbols = _can_encode("".join(_SYMBOLS.values()) + "\u2014\u2192\u2605", stream)
+        self.symbols = can_encode("".join(SUIT_SYMBOLS.values()) + "\u2014\u2192\u2605", stream)
 
     def suit(self, s: str) -> str:
-        return _SYMBOLS[s] if self.symbols else s
+        return SUIT_SYMBOLS[s] if self.symbols else s
 
     def strain(self, strain: str) -> Text:
         if strain in ("NT", None):
@@ -75,12 +77,9 @@ class Style:
         return "\u2605" if self.symbols else "*"
 
 
-def side_name(seat: int) -> str:
-    return "N-S" if seat % 2 == 0 else "E-W"
-
-
-def strain_words(trump: Optional[str]) -> str:
-    return SUIT_NAMES["NT" if trump is None else trump]
+def board_title(board) -> str:
+    """``Board 3  file.pbn``: the title of a board's panel."""
+    return f"Board {board.label}  {board.file}"
 
 
 # --------------------------------------------------------------------------
@@ -153,30 +152,6 @@ def compass(st: Style, pos: Position, show_jokers: bool = False) -> Table:
 
 
 @dataclass
-class Decision:
-    """A point of the line where the seat on turn had cards of different
-    values.  Values are the final tricks of that seat's side counted from
-    the solved position on."""
-
-    trick_no: int
-    seat: int
-    played: str
-    values: Dict[str, int]
-
-
-@dataclass
-class LineTrick:
-    number: int
-    leader: int
-    cards: Dict[int, str]          # seat -> card
-    before: List[int] = field(default_factory=list)  # seats whose card was played before the position
-    winner: Optional[int] = None
-    ns: int = 0                    # running counts from the solved position
-    ew: int = 0
-    choice_seats: List[int] = field(default_factory=list)
-
-
-@dataclass
 class SolveView:
     title: str
     pos: Position
@@ -222,7 +197,7 @@ def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: i
     else:
         t.append("Trump ")
         t.append_text(st.strain(trump))
-        t.append(f" {strain_words(trump)}", style="bold")
+        t.append(f" {strain_name(trump)}", style="bold")
     t.append(sep)
     t.append(RANKING_NAMES[ranking], style="bold")
     t.append(sep)
@@ -435,3 +410,455 @@ def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequenc
     grid.add_row(block(3), centre, block(1))
     grid.add_row("", block(2), "")
     return grid
+
+# --------------------------------------------------------------------------
+# bid and check
+
+
+def compact_hand(st: Style, cards, ranking: str) -> Text:
+    """``♠KT4 ♥AKT8 ♦A9 JH``: suit by suit, high to low in the ranking."""
+    ordered = sort_cards(cards, ranking)
+    t = Text()
+    for s in ("S", "H", "D", "C"):
+        ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
+        if ranks:
+            if t:
+                t.append(" ")
+            t.append(st.suit(s) + ranks, style=SUIT_STYLES[s])
+    for j in JOKERS:
+        if j in cards:
+            if t:
+                t.append(" ")
+            t.append(j, style=JOKER_STYLE)
+    return t
+
+
+def option_label(st: Style, trump: str, ranking: str) -> Text:
+    t = Text()
+    if trump == "NT":
+        t.append("NT", style="bold")
+        t.append(f" no-trump {RANKING_NAMES[ranking]}")
+    else:
+        t.append_text(st.strain(trump))
+        t.append(f" {STRAIN_NAMES[trump]} {RANKING_NAMES[ranking]}")
+    return t
+
+
+def bid_view(st: Style, board, hands, kitty, seat: int, exchanges, summary,
+             min_bid_3: bool) -> Panel:
+    """``bid``: the deal, the ten options (books, highest bid, keep and
+    discard) and the verdict."""
+    n = len(hands[0])
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("Choice", no_wrap=True)
+    table.add_column("Books", justify="right")
+    table.add_column("Highest bid", no_wrap=True)
+    table.add_column("Keep")
+    table.add_column("Discard")
+    for ex in exchanges:
+        level = highest_bid(ex.books, min_bid_3)
+        is_best = ex is summary.best
+        label = option_label(st, ex.trump, ex.ranking)
+        if is_best:
+            label.append(f" {st.star}", style="bold yellow")
+        table.add_row(
+            label,
+            Text(str(ex.books), style="bold" if is_best else ""),
+            Text(f"{level} {bid_kind(ex.trump, ex.ranking)}" if level else st.dash,
+                 style="" if level else "dim"),
+            compact_hand(st, ex.keep, ex.ranking),
+            compact_hand(st, ex.discard, ex.ranking),
+            style="on grey15" if is_best else None,
+        )
+    best = summary.best
+    head = Text()
+    head.append(f"Bidder {SEAT_NAMES[SEATS[seat]]} ({side_name(seat)})", style="bold")
+    head.append(f", {n} tricks to play; books count the discard's book.")
+    verdict = Text()
+    if summary.level is not None:
+        verdict.append("Best: ", style="bold")
+        verdict.append(summary.name, style="bold green")
+        verdict.append(f" ({summary.contract}): {best.books} books, scores {summary.score:+d}")
+    else:
+        low = min_level(min_bid_3)
+        verdict.append("No makeable bid", style="bold red")
+        verdict.append(f": at most {best.books} books "
+                       f"({option_label(st, best.trump, best.ranking).plain}); "
+                       f"a bid of {low} would score {summary.score:+d}")
+    deal = deal_text(st, hands, kitty)
+    return Panel(Group(deal, Text(""), head, table, verdict), title=Text(board_title(board), style="bold"),
+                 title_align="left", box=box.ROUNDED, expand=False)
+
+
+def check_view(st: Style, board, hands, kitty, seat: int, res) -> Panel:
+    """``check``: the deal, the verdict, the keep and discard and one
+    optimal play."""
+    head = Text()
+    head.append(f"{res.contract}", style="bold")
+    head.append(f" ({bid_name(res.level, res.trump, res.ranking)}) by "
+                f"{SEAT_NAMES[SEATS[seat]]}: ")
+    if res.makeable:
+        head.append("makeable", style="bold green")
+    else:
+        head.append("not makeable", style="bold red")
+    head.append(f", {res.books} books with the best discard ({res.need} needed)")
+    ex = Table.grid(padding=(0, 2))
+    ex.add_row(Text("Keep", style="bold"), compact_hand(st, res.keep, res.ranking))
+    ex.add_row(Text("Discard", style="bold"), compact_hand(st, res.discard, res.ranking))
+    line = books_line_table(st, hands, res)
+    deal = deal_text(st, hands, kitty)
+    return Panel(Group(deal, Text(""), head, ex, Text(""), Text("One optimal play", style="bold"), line),
+                 title=Text(board_title(board), style="bold"), title_align="left", box=box.ROUNDED,
+                 expand=False)
+
+
+def books_line_table(st: Style, hands, res) -> Table:
+    """The line trick by trick: the cards by seat, the winner, the books."""
+    hs = [list(h) for h in hands]
+    hs[res.bidder] = list(res.keep)
+    pos = Position.make(hs, None if res.trump == "NT" else res.trump, res.ranking, res.bidder)
+    side = res.bidder % 2
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t.add_column("Trick", justify="right")
+    for s in SEATS:
+        t.add_column(s, justify="center")
+    t.add_column("Won by")
+    t.add_column("Books", justify="right")
+    books = 1
+    cards = {}
+    number = 1
+    for c in res.line:
+        cards[pos.turn] = (c, pos.turn == pos.leader)
+        pos = pos.play(c)
+        if not pos.trick:
+            winner = pos.leader
+            if winner % 2 == side:
+                books += 1
+            row = []
+            for seat in range(4):
+                card, led = cards.get(seat, (None, False))
+                txt = st.card(card) if card else Text("")
+                if led:
+                    txt.stylize("underline")
+                row.append(txt)
+            t.add_row(str(number), *row, SEATS[winner], str(books))
+            cards = {}
+            number += 1
+    return t
+
+
+# --------------------------------------------------------------------------
+# puzzles
+
+
+def puzzle_header(st: Style, pos: Position, first_leader: int, goal: Goal,
+            played_before: int) -> Text:
+    t = contract_line(st, pos.trump, pos.ranking, first_leader)
+    if played_before:
+        t.append(f"\n{played_before} card(s) already played: N-S won {pos.ns_tricks}, "
+                 f"E-W won {pos.ew_tricks}")
+        if pos.trick:
+            t.append(f"; trick {pos.ns_tricks + pos.ew_tricks + 1} in progress")
+    t.append("\n")
+    t.append("Goal: ", style="bold")
+    what = "trick" if pos.tricks_left == 1 else "tricks"
+    t.append(f"{SIDE_NAMES[goal.side]} to take {goal.tricks} of the {pos.tricks_left} {what} "
+             f"from here", style="bold")
+    if goal.note:
+        t.append(f" ({goal.note})", style="dim")
+    t.append(f"\n{SEAT_NAMES[SEATS[pos.turn]]} to play.")
+    return t
+
+
+def puzzle_verdict(st: Style, goal: Goal, value: int, left: int) -> Text:
+    t = Text()
+    if value >= goal.tricks:
+        t.append("Solved" + (" \u2713" if st.symbols else ""), style="bold green")
+        t.append(f": {SIDE_NAMES[goal.side]} take {value} with best play")
+        if value == goal.tricks:
+            t.append(" (the goal exactly)")
+        else:
+            t.append(f" ({value - goal.tricks} more than the goal)")
+    else:
+        t.append("Not solved" + (" \u2717" if st.symbols else ""), style="bold red")
+        t.append(f": {SIDE_NAMES[goal.side]} take only {value}; the defence holds them "
+                 f"{goal.tricks - value} short")
+        if goal.tricks > left:
+            t.append(f" (the goal asks for more than the {left} tricks left)")
+    t.append(".")
+    return t
+
+
+def key_plays_text(st: Style, keys: List[KeyPlay], goal: Goal, solved: bool) -> Text:
+    t = Text()
+    attack = [k for k in keys if k.attacker]
+    defence = [k for k in keys if not k.attacker]
+    shown = attack if solved else defence
+    if solved:
+        t.append("Key plays", style="bold")
+        t.append(f" ({SIDE_NAMES[goal.side]}: the goal is lost with any other card)", style="dim")
+    else:
+        t.append("Defence", style="bold")
+        t.append(" (the plays that beat the goal)", style="dim")
+    t.append("\n")
+    if not shown:
+        t.append("  none: every card along the line keeps the verdict\n", style="dim")
+    for k in shown:
+        t.append(f"  trick {k.trick_no}, {SEAT_NAMES[SEATS[k.seat]]}: ")
+        t.append_text(st.cards(k.good))
+        t.append("!" if len(k.good) == 1 else " (any of these)", style="bold")
+        by: Dict[int, List[str]] = {}
+        for c, n in k.bad.items():
+            by.setdefault(n, []).append(c)
+        for n in sorted(by, reverse=True):
+            t.append("; ")
+            t.append_text(st.cards(by[n]))
+            t.append(f" {st.arrow} {SIDE_NAMES[goal.side]} {n}")
+        t.append("\n")
+    t.rstrip()
+    return t
+
+
+def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, solved: bool,
+                title: Optional[str], comment: Optional[str]) -> Panel:
+    """``puzzles``: the goal, the hands, the verdict, the key plays and the
+    solution's line, in a panel green (solved) or red."""
+    pos = view.pos
+    parts = [
+        puzzle_header(st, pos, view.first_leader, goal, view.played_before),
+        Text(""),
+        compass(st, pos, view.jokers),
+        Text(""),
+        puzzle_verdict(st, goal, value, pos.tricks_left),
+        Text(""),
+        key_plays_text(st, keys, goal, solved),
+    ]
+    if view.trick_rows:
+        parts += [Text(""), line_table(st, view)]
+        d = decisions_text(st, view)
+        if d is not None:
+            parts.append(d)
+    if comment:
+        parts += [Text(""), Text.assemble(("The idea: ", "bold"), comment)]
+    head = f"Board {board.label}"
+    if title:
+        head += f": {title}"
+    head += f"  {board.file}"
+    return Panel(Group(*parts), title=Text(head, style="bold"), title_align="left",
+                 box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
+
+
+def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures) -> Text:
+    """The last line of ``puzzles`` (stderr): solved, failed, errors, time."""
+    t = Text()
+    t.append(f"{solved} solved", style="bold green" if solved else "")
+    t.append(", ")
+    t.append(f"{failed} failed", style="bold red" if failed else "")
+    t.append(", ")
+    t.append(f"{bad} error{'s' if bad != 1 else ''}", style="bold red" if bad else "")
+    t.append(f" in {elapsed:.2f} s")
+    if failures:
+        t.append("\nfailed: " + ", ".join(failures))
+    return t
+
+# --------------------------------------------------------------------------
+# bench
+
+
+def fmt_time(s: Optional[float]) -> str:
+    if s is None:
+        return "-"
+    if s >= 100:
+        return f"{s:.0f} s"
+    if s >= 1:
+        return f"{s:.2f} s"
+    return f"{s * 1000:.1f} ms"
+
+
+def fmt_count(n: Optional[float]) -> str:
+    if n is None:
+        return "-"
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= div:
+            return f"{n / div:.2f}{unit}"
+    return f"{n:.0f}"
+
+
+def fmt_tables(reports: Sequence[SetReport]) -> str:
+    """``64 MB`` or ``64 MB (exchange 512 MB)``: the table sizes used."""
+    plain = [r.tt_mb for r in reports if r.name not in GENERATED_SETS]
+    main = plain[0] if plain else reports[0].tt_mb
+    other = [f"{r.name} {r.tt_mb:g} MB" for r in reports if r.tt_mb != main]
+    return f"{main:g} MB" + (f" ({', '.join(other)})" if other else "")
+
+
+def fmt_ratio(r: Optional[float]) -> str:
+    return "-" if r is None else f"{r:.2f}x"
+
+
+def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: Optional[str],
+                 comparison: Optional[List[dict]], baseline, threshold: float) -> list:
+    """``bench`` for people (stdout): the table of the sets, DDS side by
+    side, the comparison with a baseline; a list of renderables (tables,
+    and lines in rich markup) to print in order."""
+    parts: list = []
+    t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
+                    f"TT {fmt_tables(reports)}, empty table per deal"
+                    + (f", fastest of {repeat} per deal" if repeat > 1 else "") + ")",
+              title_justify="left")
+    for col in ("set", "deals", "total", "deals/s", "nodes", "nodes/s", "median", "p90", "max", "peak mem"):
+        t.add_column(col, justify="left" if col == "set" else "right", no_wrap=True)
+    for rep in reports:
+        j = rep.to_json()
+        t.add_row(rep.name, str(j["deals"]), fmt_time(rep.wall),
+                  f"{j['deals_per_s']:.2f}" if j["deals_per_s"] else "-",
+                  fmt_count(j["nodes"]), fmt_count(j["nodes_per_s"]),
+                  fmt_time(j["median"]), fmt_time(j["p90"]), fmt_time(j["max"]),
+                  f"{j['peak_rss_mb']:.0f} MB")
+    parts.append(t)
+    if jobs > 1:
+        parts.append("total is wall time with all processes; median/p90/max are per deal in one process; "
+                  "peak mem is the largest worker's.")
+    if compare_dds:
+        down = any(t.ranking == "down" for rep in reports for t in rep.tasks)
+        d = Table(title=f"ours / DDS  ({dds_desc}"
+                        + ("; downtown by relabelling the ranks for DDS" if down else "") + ")",
+                  title_justify="left")
+        for col in ("set", "compared", "DDS total", "total", "median", "p90", "max", "values"):
+            d.add_column(col, justify="left" if col == "set" else "right", no_wrap=True)
+        for rep in reports:
+            if not rep.dds_times:
+                d.add_row(rep.name, "0", "-", "-", "-", "-", "-", "[yellow]not comparable[/]")
+                continue
+            ours = time_stats([r.seconds for tk, r in zip(rep.tasks, rep.results) if tk.dds_ok])
+            ds = time_stats(rep.dds_times)
+            ratio = ratios(ours, ds)
+            nvals = sum(len(v) for v in rep.dds_values)
+            verdict = (f"[green]all {nvals} equal[/]" if not rep.mismatches
+                       else f"[bold red]{len(rep.mismatches)} MISMATCH(ES)[/]")
+            d.add_row(rep.name, str(len(rep.dds_times)), fmt_time(ds["total"]),
+                      fmt_ratio(ratio["total"]), fmt_ratio(ratio["median"]),
+                      fmt_ratio(ratio["p90"]), fmt_ratio(ratio["max"]), verdict)
+        parts.append(d)
+        parts.append("ratios compare the per-deal solve times (ours / DDS); DDS runs one thread in a "
+                  "process of its own and, with one job, solves each deal right after us.")
+        for rep in reports:
+            if rep.dds_note:
+                parts.append(f"[yellow]{rep.name}: {rep.dds_note}[/]")
+    if comparison is not None:
+        c = Table(title=f"against baseline {baseline} (regression: > {threshold:g}% slower)",
+                  title_justify="left")
+        for col in ("set", "nodes before", "nodes now", "search", "time before", "time now", "change", "verdict"):
+            c.add_column(col, justify="left" if col in ("set", "search", "verdict") else "right")
+        for e in comparison:
+            if "note" in e:
+                c.add_row(e["set"], "", "", e["note"], "", "", "", "")
+                continue
+            search = ("[yellow]changed ({} deal(s))[/]".format(len(e["nodes_changed"]))
+                      if e["nodes_changed"] else "same")
+            if e["values_changed"]:
+                search += f" [bold red]values differ: {', '.join(e['values_changed'][:5])}[/]"
+            r = e["time_ratio"]
+            verdict = ("[bold red]REGRESSION[/]" if e["regression"]
+                       else "[green]faster[/]" if r is not None and r < 1 - threshold / 100 else "ok")
+            c.add_row(e["set"], fmt_count(e["nodes_before"]), fmt_count(e["nodes_now"]), search,
+                      fmt_time(e["time_before"]), fmt_time(e["time_now"]),
+                      "-" if r is None else f"{(r - 1) * 100:+.1f}%", verdict)
+        parts.append(c)
+    return parts
+
+
+def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) -> List[str]:
+    """The lines of ``bench`` that are always loud, on stderr (rich markup):
+    DDS mismatches, time regressions, changed node counts and values."""
+    parts: List[str] = []
+    # mismatches are always loud, on stderr
+    for rep in reports:
+        for m in rep.mismatches:
+            parts.append(f"[bold red]MISMATCH[/] {rep.name} board {m['board']} {m['what']} ({m['ranking']}): "
+                      f"whist-solve {m['ours']}, DDS {m['dds']}")
+    if comparison is not None:
+        for e in comparison:
+            if e.get("regression"):
+                parts.append(f"[bold red]REGRESSION[/] {e['set']}: {fmt_time(e['time_before'])} -> "
+                          f"{fmt_time(e['time_now'])} ({(e['time_ratio'] - 1) * 100:+.1f}%, "
+                          f"threshold {threshold:g}%)")
+            if e.get("nodes_changed"):
+                parts.append(f"note: {e['set']}: node counts changed on {len(e['nodes_changed'])} deal(s) "
+                          f"({e['nodes_before']} -> {e['nodes_now']}): the search changed")
+            if e.get("values_changed"):
+                parts.append(f"[bold red]VALUES CHANGED[/] {e['set']}: boards {', '.join(e['values_changed'])}")
+    return parts
+
+
+# --------------------------------------------------------------------------
+# play
+
+
+def play_heading(board, name: str, nboards: int, pos: Position) -> Text:
+    """``play``: the board, its title and file, the trump and the ranking."""
+    head = Text(f"Board {board.label}", style="bold")
+    title = (board.tags.get("Title") or "").strip()
+    if title:
+        head.append(f": {title}", style="bold")
+    head.append(f"  {name}", style="dim")
+    if nboards > 1:
+        head.append(f"  ({nboards} boards; --board N chooses)", style="dim")
+    head.append("\n")
+    head.append("No-trump" if pos.trump is None else f"Trump {strain_name(pos.trump)}")
+    head.append(f", {RANKING_NAMES[pos.ranking]}")
+    return head
+
+
+def play_result(pos: Position, ns: int, total: int) -> Text:
+    """``play``: the tricks won so far and the double-dummy result."""
+    t = Text()
+    t.append(f"Tricks won: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}.  ")
+    t.append("Double-dummy result: ", style="bold")
+    t.append(f"N-S {ns}, E-W {total - ns}", style="bold green")
+    return t
+
+
+def play_goal(side: str, need: int, got: int) -> Text:
+    """``play``: whether the board's goal is reached with best play."""
+    t = Text(f"Goal {SIDE_NAMES[side]} {need} (from the loaded position): ")
+    t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
+    t.append(f" with best play from here ({got}).")
+    return t
+
+
+def play_move(st: Style, seat: int, card: str, cost: int, values: Mapping[str, int],
+              nxt: Position) -> Text:
+    """``play``: a card played, and what it cost its side."""
+    t = Text(f"{SEAT_NAMES[SEATS[seat]]} plays ")
+    t.append_text(st.card(card))
+    side = side_name(seat)
+    if cost:
+        t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
+                 f"({side} now take {values[card]} from here, not {max(values.values())})",
+                 style="bold red")
+    else:
+        t.append(f" ({side} {values[card]} from here)", style="dim")
+    if not nxt.trick:
+        t.append(f"; {SEATS[nxt.leader]} wins the trick")
+    t.append(".")
+    return t
+
+
+def play_undone(st: Style, seat: int, card: str) -> Text:
+    """``play``: a move taken back."""
+    t = Text("Took back ")
+    t.append_text(st.card(card))
+    t.append(f" ({SEATS[seat]}).")
+    return t
+
+
+def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: bool) -> Text:
+    """``play``: the best cards of the seat on turn."""
+    t = Text("Hint: ")
+    t.append_text(st.cards(cards))
+    side = side_name(pos.turn)
+    t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
+             + ("; every card is as good" if every else "") + ").")
+    return t
+

@@ -1,4 +1,13 @@
-"""whist-solve: double-dummy analysis for whist and bid whist."""
+"""whist-solve: double-dummy analysis for whist and bid whist.
+
+The library, below the command line (``whist_solve.cli``) and above the
+Cython engine (``_engine``): the words of the game (``vocab``, ``errors``),
+the rules (``cards``), PBN files (``pbn``) and what their tags mean
+(``board``), the solver (``engine``), and the analyses: lines of play
+(``lines``), puzzles (``puzzle``), bid whist (``bid``), random deals
+(``dealing``), batches on several processes (``parallel``) and the
+benchmarks (``bench``, ``dds_bridge``).
+"""
 from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, CardError, Position,
                     PositionError, WhistError, parse_card, parse_hand)
 from .engine import Solver, SolveResult, dd_table, solve

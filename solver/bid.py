@@ -52,24 +52,21 @@ are the four suits uptown and downtown and no-trump uptown and downtown.
 """
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
-from .cards import (JOKERS, SEATS, SUITS, Position, WhistError, effective_suit,
-                    format_hand, full_deck, parse_card, power, seat_index, sort_cards)
+from .cards import (JOKERS, Position, effective_suit, format_hand, parse_card, power,
+                    sort_cards)
+from .dealing import random_deal
+from .errors import WhistError
+from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
+                    bid_name, bid_rank, contract_name, is_bid, parse_contract, parse_ranking,
+                    seat_index, strain_of)
 
 # The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
-ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple(
-    (t, r) for t in ("S", "H", "D", "C", "NT") for r in ("up", "down"))
-
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANKING_WORDS = {"up": "uptown", "down": "downtown"}
-BID_KINDS = ("uptown", "downtown", "no-trump")   # low to high at an equal number
-
-BOOKS_FOR_LEVEL = 6    # a bid of L promises L + 6 books
+ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple((t, r) for t in STRAINS for r in RANKINGS)
 
 # Table size of the solvers made here.  The keeps of one option share the
 # table; a full table is emptied, which throws the shared bounds away, so a
@@ -152,55 +149,6 @@ class CheckResult:
 # Bids: names, order, score
 
 
-def _strain(trump: Optional[str]) -> str:
-    if trump is None:
-        return "NT"
-    t = str(trump).strip().upper()
-    if t in ("NT", "N", "NOTRUMP", "NO-TRUMP", ""):
-        return "NT"
-    if t not in SUITS:
-        raise WhistError(f"unknown trump {trump!r} (expected S, H, D, C or NT)")
-    return t
-
-
-def _ranking(ranking: str) -> str:
-    r = str(ranking).strip().lower()
-    r = {"uptown": "up", "\u2191": "up", "downtown": "down", "\u2193": "down"}.get(r, r)
-    if r not in ("up", "down"):
-        raise WhistError(f"unknown ranking {ranking!r} (expected up or down)")
-    return r
-
-
-def bid_kind(trump: Optional[str], ranking: str) -> str:
-    """What the bid says: 'uptown' or 'downtown' for a suit, 'no-trump'."""
-    if _strain(trump) == "NT":
-        return "no-trump"
-    return RANKING_WORDS[_ranking(ranking)]
-
-
-def bid_rank(level: int, trump: Optional[str], ranking: str) -> int:
-    """Order of bids (SPEC §1): by number, then at an equal number uptown <
-    downtown < no-trump (no-trump uptown and downtown are the same bid)."""
-    return 3 * level + BID_KINDS.index(bid_kind(trump, ranking))
-
-
-def bid_name(level: int, trump: Optional[str], ranking: str) -> str:
-    """As players say it: ``"5 downtown in spades"``, ``"4 no-trump uptown"``."""
-    strain = _strain(trump)
-    r = RANKING_WORDS[_ranking(ranking)]
-    if strain == "NT":
-        return f"{level} no-trump {r}"
-    return f"{level} {r} in {SUIT_NAMES[strain]}"
-
-
-def contract_name(level: int, trump: Optional[str], ranking: str) -> str:
-    """PBN contract: ``4S↓``, ``3H``, ``5NT↓`` (uptown has no arrow)."""
-    text = f"{level}{_strain(trump)}"
-    if _ranking(ranking) == "down":
-        text += "\u2193"
-    return text
-
-
 def min_level(min_bid_3: bool = False) -> int:
     return 3 if min_bid_3 else 1
 
@@ -263,6 +211,7 @@ def summarize(exchanges: Sequence[Exchange], min_bid_3: bool = False) -> BidSumm
 
 
 def _seat(bidder: Union[int, str]) -> int:
+    """The bidder's seat from an index, a letter or a name."""
     if isinstance(bidder, int):
         if 0 <= bidder <= 3:
             return bidder
@@ -294,18 +243,6 @@ def _check_deal(hands, kitty, bidder) -> Tuple[List[List[str]], List[str], int]:
                                  if seen[c] != where else f"duplicate card {c} in {where}")
             seen[c] = where
     return hands, kitty, bidder
-
-
-def random_deal(seed: int) -> Tuple[List[List[str]], List[str], int]:
-    """The seeded 12 + 6 deal of the speed measurements (``whist-solve bench
-    --set exchange``, benchmarks/test_bench_exchange.py): the 54 cards
-    shuffled by ``random.Random(seed)``, 12 to each seat from N, the last 6
-    the kitty; the bidder is ``seed mod 4``.  Returns (hands N E S W,
-    kitty, bidder seat)."""
-    rng = random.Random(seed)
-    deck = full_deck(jokers=True)
-    rng.shuffle(deck)
-    return [deck[12 * i:12 * (i + 1)] for i in range(4)], deck[48:], seed % 4
 
 
 # --------------------------------------------------------------------------
@@ -528,8 +465,8 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
 
     start = time.perf_counter()
     hands, kitty, bidder = _check_deal(hands, kitty, bidder)
-    strain = _strain(trump)
-    ranking = _ranking(ranking)
+    strain = strain_of(trump)
+    ranking = parse_ranking(ranking)
     t = None if strain == "NT" else strain
     solver = solver if solver is not None else Solver(BID_TT_MB)
     nodes0 = solver.nodes
@@ -618,9 +555,8 @@ def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder:
     from .engine import Solver
 
     if isinstance(contract, str):
-        from .pbn import parse_contract
         contract = parse_contract(contract)
-    if getattr(contract, "passed", False) or not 1 <= contract.level <= 7:
+    if not is_bid(contract):
         raise WhistError(f"a bid whist contract needs a level 1 to 7 (got {contract})")
     solver = solver if solver is not None else Solver(BID_TT_MB)
     ex = best_exchange(hands, kitty, bidder, contract.strain, contract.ranking, solver=solver)

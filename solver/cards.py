@@ -8,16 +8,23 @@ Cython engine implements the same rules on bit masks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
-SEATS = ("N", "E", "S", "W")
-SUITS = ("S", "H", "D", "C")
+from .errors import CardError, PositionError, WhistError
+from .vocab import RANKINGS, SEATS, STRAINS, SUIT_SYMBOLS, SUITS, seat_index, side_of
+
+# The errors and the seat, suit and strain words are defined in errors.py and
+# vocab.py and can be imported from here too, with the rules that use them.
+__all__ = [
+    "CardError", "PositionError", "WhistError", "RANKINGS", "SEATS", "STRAINS", "SUIT_SYMBOLS",
+    "SUITS", "RANKS", "JOKERS", "seat_index", "side_of", "parse_card", "is_joker", "full_deck",
+    "effective_suit", "power", "sort_key", "sort_cards", "led_suit", "legal_cards",
+    "trick_winner_offset", "format_hand", "parse_hand", "Position",
+]
+
 RANKS = "23456789TJQKA"
 JOKERS = ("JH", "JL")
-STRAINS = ("S", "H", "D", "C", "NT")
-RANKINGS = ("up", "down")
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 # Order of ranks within a suit, low to high, for each ranking.  The ace
 # stays high downtown.
@@ -25,36 +32,6 @@ _ORDER = {
     "up": "23456789TJQKA",
     "down": "KQJT98765432A",
 }
-
-
-class WhistError(Exception):
-    """An error a user caused (bad card, bad deal, illegal play...).
-
-    The message is meant to be shown as is, without a traceback."""
-
-
-class CardError(WhistError):
-    pass
-
-
-class PositionError(WhistError):
-    pass
-
-
-def seat_index(seat: str) -> int:
-    s = seat.strip().upper()[:1]
-    if s not in SEATS:
-        raise WhistError(f"unknown seat {seat!r} (expected N, E, S or W)")
-    return SEATS.index(s)
-
-
-def partner(seat: int) -> int:
-    return (seat + 2) % 4
-
-
-def side_of(seat: int) -> str:
-    """'NS' or 'EW'."""
-    return "NS" if seat % 2 == 0 else "EW"
 
 
 def parse_card(text: str) -> str:
@@ -75,15 +52,6 @@ def parse_card(text: str) -> str:
         if len(rank) == 1 and rank in RANKS:
             return t[0] + rank
     raise CardError(f"unknown card {text!r}")
-
-
-def card_suit(card: str) -> str:
-    """'S', 'H', 'D', 'C', or 'J' for a joker."""
-    return "J" if card in JOKERS else card[0]
-
-
-def card_rank(card: str) -> str:
-    return card[1]
 
 
 def is_joker(card: str) -> bool:
@@ -121,7 +89,7 @@ def power(card: str, trump: Optional[str], ranking: str) -> int:
     return _ORDER[ranking].index(card[1])
 
 
-def sort_key(card: str, trump: Optional[str] = None, ranking: str = "up") -> tuple:
+def sort_key(card: str, ranking: str = "up") -> tuple:
     """Display order: suits S H D C then jokers, high cards first."""
     if card in JOKERS:
         return (4, 0 if card == "JH" else 1)
@@ -129,7 +97,7 @@ def sort_key(card: str, trump: Optional[str] = None, ranking: str = "up") -> tup
 
 
 def sort_cards(cards: Iterable[str], ranking: str = "up") -> list[str]:
-    return sorted(cards, key=lambda c: sort_key(c, None, ranking))
+    return sorted(cards, key=lambda c: sort_key(c, ranking))
 
 
 def led_suit(trick: Sequence[str], trump: Optional[str]) -> Optional[str]:
@@ -168,8 +136,9 @@ def trick_winner_offset(trick: Sequence[str], trump: Optional[str], ranking: str
     return best
 
 
-def format_hand(cards: Iterable[str], ranking: str = "up") -> str:
-    """PBN hand ``S.H.D.C`` with a fifth group for jokers when present."""
+def format_hand(cards: Iterable[str]) -> str:
+    """PBN hand ``S.H.D.C`` (ranks high to low, as PBN writes them) with a
+    fifth group for jokers when present."""
     cards = set(cards)
     groups = []
     for s in SUITS:
@@ -323,9 +292,6 @@ class Position:
         else:
             ew += 1
         return replace(self, hands=tuple(hands), trick=(), leader=winner, ns_tricks=ns, ew_tricks=ew)
-
-    def play_trick_winner(self, trick: Sequence[str]) -> int:
-        return (self.leader + trick_winner_offset(trick, self.trump, self.ranking)) % 4
 
     def is_over(self) -> bool:
         return all(len(h) == 0 for h in self.hands)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from ._engine import Core
-from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, Position, power,
+from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, power,
                     sort_cards)
 
 DEFAULT_TT_MB = 64

@@ -1,7 +1,7 @@
 """Shared test setup.
 
-* puts ``tests/`` on ``sys.path`` so the test modules can import
-  ``reference`` and ``strategies``;
+* the helpers live in the package ``tests/support`` (importable as
+  ``support`` through pytest's ``pythonpath`` option in pyproject.toml);
 * when the package is not installed (``pip install -e .``), exposes
   ``solver/`` as the bare package ``whist_solve`` so the pure-Python parts
   (``whist_solve.cards``) can still be tested; the engine needs the build;
@@ -19,10 +19,7 @@ import types
 import pytest
 from hypothesis import HealthCheck, settings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 if importlib.util.find_spec("whist_solve") is None:  # not installed: use solver/ in place
     _dir = os.path.join(ROOT, "solver")

@@ -3,20 +3,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import pytest
-from typer.testing import CliRunner
 
+from whist_solve import bench, dds_bridge
 from whist_solve.cards import format_hand
-from whist_solve.cli import bench_cmd
-from whist_solve.cli.main import app
+from whist_solve.dealing import random_deal
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_run import board, run  # noqa: E402  (tests/cli_run.py)
+from support import BENCH_DATA, needs_dds
+from support.cli_run import board, run
 
-runner = CliRunner()
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "data")
+DATA = str(BENCH_DATA)
 
 
 @pytest.fixture(autouse=True)
@@ -26,20 +23,20 @@ def _sets(monkeypatch):
 
 
 def _bench(*args):
-    return runner.invoke(app, ["bench", *args])
+    return run(["bench", *args])
 
 
 def test_sets_load():
-    for name in bench_cmd.SET_NAMES:
-        tasks = bench_cmd.load_set(name)
+    for name in bench.SET_NAMES:
+        tasks = bench.load_set(name)
         assert tasks, name
-    ex = bench_cmd.load_set("exchange")
-    assert [t.label for t in ex] == [f"seed {s}" for s in bench_cmd.EXCHANGE_SEEDS]
+    ex = bench.load_set("exchange")
+    assert [t.label for t in ex] == [f"seed {s}" for s in bench.EXCHANGE_SEEDS]
     assert all(t.kind == "exchange" and len(t.kitty) == 6 and all(len(h) == 12 for h in t.hands)
                for t in ex)
-    assert [t.bidder for t in ex] == [s % 4 for s in bench_cmd.EXCHANGE_SEEDS]
-    assert all(t.kind == "table" and t.ranking == "down" for t in bench_cmd.load_set("downtown"))
-    assert all(t.kind == "value" and t.jokers for t in bench_cmd.load_set("bid"))
+    assert [t.bidder for t in ex] == [s % 4 for s in bench.EXCHANGE_SEEDS]
+    assert all(t.kind == "table" and t.ranking == "down" for t in bench.load_set("downtown"))
+    assert all(t.kind == "value" and t.jokers for t in bench.load_set("bid"))
 
 
 def test_bench_json_and_baseline(tmp_path):
@@ -69,8 +66,8 @@ def test_bench_regression_exit_status(tmp_path):
     assert r.exit_code == 1
 
 
+@needs_dds
 def test_bench_compare_dds():
-    pytest.importorskip("endplay")
     r = _bench("--set", "endings,bid", "--limit", "4", "--compare-dds", "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout.strip().splitlines()[-1])
@@ -83,15 +80,15 @@ def test_bench_unknown_file():
     assert _bench("--set", "no/such/file.pbn").exit_code == 2
 
 
+@needs_dds
 def test_bench_dds_mismatch_is_loud(monkeypatch):
-    pytest.importorskip("endplay")
-    real = bench_cmd.dds_solve_task
+    real = dds_bridge.dds_solve_task
 
     def wrong(task):
         values, secs = real(task)
         return [v + 1 for v in values], secs
 
-    monkeypatch.setattr(bench_cmd, "dds_solve_task", wrong)
+    monkeypatch.setattr(dds_bridge, "dds_solve_task", wrong)
     r = _bench("--set", "endings", "--limit", "2", "--compare-dds")
     assert r.exit_code == 1
     assert "MISMATCH" in r.output
@@ -101,8 +98,8 @@ def test_bench_dds_mismatch_is_loud(monkeypatch):
 def fast_exchange(monkeypatch):
     """The exchange set starting with a deal that takes a fraction of a
     second (seed 13); returns the books of its ten options by analyse_bid."""
-    from whist_solve.bid import analyse_bid, random_deal
-    monkeypatch.setattr(bench_cmd, "EXCHANGE_SEEDS", (13, 0))
+    from whist_solve.bid import analyse_bid
+    monkeypatch.setattr(bench, "EXCHANGE_SEEDS", (13, 0))
     return [ex.books for ex in analyse_bid(*random_deal(13))]
 
 
@@ -113,7 +110,7 @@ def test_bench_exchange_json_and_baseline(tmp_path, fast_exchange):
     doc = json.loads(r.stdout.strip().splitlines()[-1])
     (s,) = doc["sets"]
     assert s["set"] == "exchange" and s["deals"] == 1 and s["kind"] == ["exchange"]
-    assert s["tt_mb"] == bench_cmd.EXCHANGE_TT_MB
+    assert s["tt_mb"] == bench.EXCHANGE_TT_MB
     (deal,) = s["per_deal"]
     assert deal["board"] == "seed 13"
     assert deal["values"] == fast_exchange          # the ten options' books
@@ -138,8 +135,8 @@ def test_bench_exchange_report(fast_exchange):
     assert len(row) == 1 and row[0].split("│")[2].strip() == "1"      # deals
 
 
+@needs_dds
 def test_bench_exchange_compare_dds_does_not_apply(fast_exchange):
-    pytest.importorskip("endplay")
     r = _bench("--set", "exchange", "--limit", "1", "--compare-dds", "--json")
     assert r.exit_code == 0, r.output
     (s,) = json.loads(r.stdout.strip().splitlines()[-1])["sets"]
@@ -178,7 +175,7 @@ def test_make_sets_random_set_and_committed_files(capsys):
 def test_bench_bad_board_is_named_and_the_others_run(tmp_path):
     # SPEC: bad input names the file and the board; the other boards of the
     # file are still run; exit status 2
-    tasks = bench_cmd.load_set("random")[:2]
+    tasks = bench.load_set("random")[:2]
     good = "".join(board(i + 1, "N:" + " ".join(format_hand(h) for h in t.hands))
                    for i, t in enumerate(tasks))
     path = tmp_path / "mixed.pbn"

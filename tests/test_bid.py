@@ -3,7 +3,7 @@
 
 * Reduced deals (hands of 1-4 cards, kitties of 1-3, jokers in play): the
   optimizer against a brute force over every keep with the independent
-  reference search (tests/reference.py), for all ten options.
+  reference search (tests/support/reference.py), for all ten options.
 * Real 12 + 6 deals: the reported keep solved directly, and a sample of
   other keeps (none better).
 * Bid names, order, scores; ``check`` agrees with ``bid``; the command line.
@@ -17,14 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import ref_value
-from strategies import DECK52, JOKERS, examples
+from support.reference import ref_value
+from support.strategies import DECK52, JOKERS, examples
 
 from whist_solve.bid import (ALL_OPTIONS, Exchange, analyse_bid, best_exchange, best_option,
                              bid_kind, bid_name, bid_rank, bid_score, check_contract,
                              contract_name, highest_bid, summarize)
-from whist_solve.cards import Position, WhistError, format_hand, full_deck, parse_hand
+from whist_solve.cards import Position, WhistError, format_hand, parse_hand
 from whist_solve.engine import Solver
+from whist_solve.dealing import random_deal
 from whist_solve.pbn import format_deal
 
 SEATS = "NESW"
@@ -168,13 +169,6 @@ def test_jokers_are_top_trumps():
 
 # --------------------------------------------------------------------------
 # Real deals, 12 + 6
-
-
-def random_deal(seed):
-    rng = random.Random(seed)
-    deck = full_deck(jokers=True)
-    rng.shuffle(deck)
-    return [deck[12 * i:12 * (i + 1)] for i in range(4)], deck[48:], seed % 4
 
 
 FAST_SEEDS = (13, 8)          # a few tenths of a second for the ten options
@@ -321,9 +315,7 @@ def test_bad_input():
 # --------------------------------------------------------------------------
 # Command line
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
+from support.cli_run import run, json_lines
 
 
 

@@ -5,21 +5,17 @@ comments) and, for the tables, the independent reference search.
 """
 from __future__ import annotations
 
-import os
 import random
 import re
 
 import pytest
 
-from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
+from support.reference import ref_card_values, ref_replay, ref_value
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from support import ROOT
+from support.cli_run import board, json_lines, run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXAMPLES = os.path.join(ROOT, "examples", "deal.pbn")
+EXAMPLES = str(ROOT / "examples" / "deal.pbn")
 
 
 # A two-card ending at no-trump, North to lead:
@@ -451,7 +447,7 @@ def test_closed_pipe_ends_quietly():
     import subprocess
     import sys
 
-    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "classic.pbn")
+    path = str(ROOT / "puzzles" / "classic.pbn")
     p = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "table", path, "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = p.stdout.readline()

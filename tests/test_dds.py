@@ -2,7 +2,7 @@
 
 DDS plays bridge: uptown, no jokers.  Downtown is checked by relabelling the
 ranks (downtown K Q J T 9 8 7 6 5 4 3 2 A, low to high, is the uptown order
-of 2 3 4 5 6 7 8 9 T J Q K A; see tests/dds_helpers.py).
+of 2 3 4 5 6 7 8 9 T J Q K A; see tests/support/dds_helpers.py).
 
 (a) full tables of seeded random 52-card deals, 5 strains x 4 leaders, uptown;
 (b) downtown full tables by relabelling;
@@ -23,14 +23,12 @@ import os
 import pytest
 from hypothesis import given, settings
 
-pytest.importorskip("endplay")
-
 from whist_solve import Position, Solver, dd_table
 
-from dds_helpers import (DOWN_TO_UP, dds_card_values, dds_full_table,
+from support.dds_helpers import (DOWN_TO_UP, dds_card_values, dds_full_table,
                          dds_ns_value, relabel_down)
-from reference import IllegalPlay, ref_replay, trick_winner
-from strategies import (DECK54, Spot, examples, jokers_to_top_trumps,
+from support.reference import IllegalPlay, ref_replay, trick_winner
+from support.strategies import (DECK54, Spot, examples, jokers_to_top_trumps,
                         random_deal, spots)
 
 STRAINS = ("S", "H", "D", "C", "NT")

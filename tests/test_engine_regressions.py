@@ -6,8 +6,8 @@ import pytest
 
 from whist_solve import Solver
 
-from strategies import Spot
-from test_engine_reference import check
+from support.engine_check import check
+from support.strategies import Spot
 
 CASES = {
     # Trumps are only the two jokers.  South's big joker draws East's little

@@ -11,21 +11,22 @@ a deliberate change of move ordering, pruning or the transposition table;
 a surprise otherwise.  After a deliberate change, regenerate the file (and
 commit it with the change)::
 
-    python -m whist_solve.cli.bench_cmd --regen-signature
+    python tests/support/signature.py
 
-(or ``whist-solve bench --regen-signature``).  The values must never
+(or ``whist-solve bench --regen-signature`` from a checkout).  The values must never
 change: a changed value is a bug, whatever the node counts.
 """
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SIGNATURE = os.path.join(HERE, "data", "node_signature.json")
-REGEN = "python -m whist_solve.cli.bench_cmd --regen-signature"
+from support import TEST_DATA
+from support.signature import REGEN_COMMAND as REGEN
+from support.signature import signature_case_nodes, signature_cases
+
+SIGNATURE = TEST_DATA / "node_signature.json"
 
 
 def _doc():
@@ -39,14 +40,12 @@ def _cases():
 
 def test_signature_file_matches_the_case_list():
     """The stored positions are the ones the regeneration command makes."""
-    from whist_solve.cli.bench_cmd import signature_cases
     stored = [{k: c[k] for k in ("name", "deal", "trump", "ranking", "leader")} for c in _cases()]
     assert stored == signature_cases(), f"the case list changed: regenerate with `{REGEN}`"
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["name"])
 def test_node_signature(case):
-    from whist_solve.cli.bench_cmd import signature_case_nodes
     value, nodes = signature_case_nodes(case, _doc()["tt_mb"])
     assert value == case["value"], (
         f"{case['name']}: the VALUE changed ({case['value']} -> {value}): this is a bug, "

@@ -1,10 +1,10 @@
-"""cli/parallel.py: map_boards keeps the input order, inline and on a pool,
+"""whist_solve.parallel: map_boards keeps the input order, inline and on a pool,
 and reports a failing item in its place."""
 from __future__ import annotations
 
 import pytest
 
-from whist_solve.cli.parallel import map_boards
+from whist_solve.parallel import map_boards
 
 
 def _value(solver, item):

@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 import re
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,9 @@ from whist_solve.pbn import (
     write_pbn,
 )
 
-DATA = Path(__file__).parent / "data"
+from support import TEST_DATA
+
+DATA = TEST_DATA
 
 N, E, S, W = range(4)
 
@@ -267,7 +268,7 @@ def whist():
 def test_whist_classic(whist):
     b = whist[0]
     assert b.errors == []
-    assert b.variant() == "classic"
+    assert b.game() == "classic"
     assert b.trump() == "H" and b.ranking() == "up"
     assert b.leader() == E                         # Leader tag beats Dealer S's left (W)
     assert b.kitty == [] and b.bidder() is None and b.goal() is None
@@ -277,7 +278,7 @@ def test_whist_classic(whist):
 def test_whist_bid_with_kitty(whist):
     b = whist[1]
     assert b.errors == []
-    assert b.variant() == "bid"                    # inferred: jokers and a kitty
+    assert b.game() == "bid"                    # inferred: jokers and a kitty
     assert sorted(b.kitty) == sorted(["S4", "HK", "HT", "DT", "D4", "CK"])
     assert "JH" in b.hands[E] and "JL" in b.hands[E]
     assert [len(h) for h in b.hands] == [12] * 4
@@ -318,7 +319,7 @@ def test_whist_undealt_alias_and_goal(whist):
     b = whist[4]
     assert b.errors == []
     assert sorted(b.kitty) == sorted(["S3", "S7", "C9", "D6", "D7", "DA"])
-    assert b.variant() == "bid"
+    assert b.game() == "bid"
     assert b.ranking() == "up"                     # [Ranking "↑"]
     assert b.goal() == ("EW", 7)
     assert b.leader() == E                         # the bidder
@@ -577,12 +578,12 @@ def test_hands_are_copies():
 
 def test_variant():
     plain = '[Deal "N:A... K... Q... J..."]'
-    assert one(plain).variant() == "classic"
-    assert one('[Deal "N:A... K... Q... ....H"]').variant() == "bid"
-    assert one(plain + '[Kitty "2..."]').variant() == "bid"
-    assert one(plain + '[Variant "Bid Whist"]').variant() == "bid"
+    assert one(plain).game() == "classic"
+    assert one('[Deal "N:A... K... Q... ....H"]').game() == "bid"
+    assert one(plain + '[Kitty "2..."]').game() == "bid"
+    assert one(plain + '[Variant "Bid Whist"]').game() == "bid"
     with pytest.raises(WhistError, match="bad Variant tag 'poker'"):
-        one(plain + '[Variant "poker"]').variant()
+        one(plain + '[Variant "poker"]').game()
 
 
 # ---------------------------------------------------------------------------

@@ -5,10 +5,7 @@ import re
 
 import pytest
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import run  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from support.cli_run import run
 
 
 # A two-card ending at no-trump, North to lead:

@@ -3,7 +3,7 @@
 Every shipped puzzle must be tight: the stated goal is exactly the
 double-dummy value from the position (reachable, and not one trick more).
 The values are checked through the command and against the independent
-reference search of tests/reference.py.
+reference search of tests/support/reference.py.
 """
 from __future__ import annotations
 
@@ -13,17 +13,14 @@ import re
 
 import pytest
 
-from reference import ref_card_values, ref_replay, ref_value  # tests/reference.py
+from support.reference import ref_card_values, ref_replay, ref_value
 
-typer_testing = pytest.importorskip("typer.testing")
-from cli_run import board, run, json_lines  # noqa: E402  (tests/cli_run.py)
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from support import ROOT
+from support.cli_run import board, json_lines, run
 
-from whist_solve.pbn import read_pbn_file  # noqa: E402
+from whist_solve.pbn import read_pbn_file
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PUZZLES_DIR = os.path.join(ROOT, "puzzles")
+PUZZLES_DIR = str(ROOT / "puzzles")
 PUZZLE_FILES = sorted(glob.glob(os.path.join(PUZZLES_DIR, "*.pbn")))
 GOAL_RE = re.compile(r'\[Goal "(NS|EW) (\d+)"\]')
 
@@ -310,14 +307,10 @@ def test_overrides(tmp_path):
 
 
 def test_every_shipped_puzzle_has_a_title_and_an_idea():
-    import json
     from pathlib import Path
-    from typer.testing import CliRunner
-    from whist_solve.cli.main import app
 
     folder = Path(__file__).resolve().parent.parent / "puzzles"
-    res = CliRunner().invoke(app, ["puzzles", "--json", str(folder)])
-    boards = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    boards = json_lines(run(["puzzles", "--json", str(folder)]))
     assert len(boards) >= 40
     for b in boards:
         assert b["title"] and b["comment"] and len(b["comment"]) > 40, b["board"]

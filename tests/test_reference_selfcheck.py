@@ -1,4 +1,4 @@
-"""Checks of the reference solver itself (tests/reference.py).
+"""Checks of the reference solver itself (tests/support/reference.py).
 
 Hand-made positions whose answers are worked out by hand, a memo-free and
 pruning-free brute force on small endings, metamorphic relations (downtown =
@@ -11,10 +11,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from reference import (BadPosition, IllegalPlay, legal_plays, ref_card_values,
+from support.reference import (BadPosition, IllegalPlay, legal_plays, ref_card_values,
                        ref_legal, ref_replay, ref_side_value, ref_value,
                        trick_winner)
-from strategies import Spot, examples, jokers_to_top_trumps, spots
+from support import needs_dds
+from support.strategies import Spot, examples, jokers_to_top_trumps, spots
 
 N, E, S, W = range(4)
 
@@ -234,9 +235,9 @@ def test_jokers_are_top_trumps(spot: Spot):
 
 # ---------------------------------------------------------------- DDS
 
+@needs_dds
 @settings(max_examples=examples(60))
 @given(spots(min_cards=2, max_cards=5, rankings=("up",), jokers="never"))
 def test_reference_equals_dds(spot: Spot):
-    pytest.importorskip("endplay")
-    from dds_helpers import dds_card_values
+    from support.dds_helpers import dds_card_values
     assert ref_card_values(*spot.args()) == dds_card_values(spot)

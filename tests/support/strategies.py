@@ -12,7 +12,7 @@ from typing import Optional
 
 from hypothesis import strategies as st
 
-from reference import legal_plays, norm_trump
+from .reference import legal_plays, norm_trump
 
 SUIT_LETTERS = "SHDC"
 RANKS_UP = "23456789TJQKA"

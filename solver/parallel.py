@@ -39,7 +39,7 @@ import os
 import signal
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator
 
 from whist_solve.engine import DEFAULT_TT_MB
 

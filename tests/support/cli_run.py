@@ -3,18 +3,16 @@ from __future__ import annotations
 
 import json
 
-import pytest
+from typer.testing import CliRunner
 
-typer_testing = pytest.importorskip("typer.testing")
-main_mod = pytest.importorskip("whist_solve.cli.main")
-app = main_mod.app
+from whist_solve.cli.main import app
 
 
 def _runner():
     try:  # Click < 8.2 mixes stderr into the output unless told not to
-        return typer_testing.CliRunner(mix_stderr=False)
+        return CliRunner(mix_stderr=False)
     except TypeError:
-        return typer_testing.CliRunner()
+        return CliRunner()
 
 
 def run(args, input=None):

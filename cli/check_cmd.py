@@ -1,0 +1,87 @@
+"""``whist-solve check FILE... --contract "4 S down"``: is the contract
+makeable for the bidder with the best exchange?  Exit status 0 makeable
+(every board), 1 not (some board), 2 bad input."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from whist_solve.bid import check_contract
+from whist_solve.cards import format_hand
+from whist_solve.errors import WhistError
+from whist_solve.vocab import SEATS, is_bid, parse_contract
+
+from . import render
+from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
+from .runner import EXIT_NEGATIVE, Run, board_json
+
+
+def check(
+    files: List[str] = FILES_ARG,
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="BID",
+                                           help="The bid, e.g. \"4 S down\", 4S\u2193, 5NT "
+                                                "(default: the board's Contract tag)."),
+    bidder: Optional[str] = BIDDER_OPT,
+    json_out: bool = JSON_OPT,
+    tt_mb: int = BID_TT_OPT,
+) -> None:
+    """Bid whist: is [bold]--contract[/] makeable for the bidder with the
+    best exchange?
+
+    Shows the most books for the contract's trump and ranking, the keep
+    and discard that take them and one optimal play.
+
+    Exit status: 0 makeable (every board), 1 not makeable (some board),
+    2 bad usage or bad input.
+    """
+    fixed = None
+    if contract is not None:
+        try:
+            fixed = parse_contract(contract)
+        except WhistError as e:
+            raise typer.BadParameter(str(e), param_hint="--contract")
+        if not is_bid(fixed):
+            raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
+    run = Run(json_out)
+
+    def handle(solver, where, board):
+        if not _check_board(run, solver, board, fixed, bidder):
+            run.status = max(run.status, EXIT_NEGATIVE)
+
+    run.each_board(files, tt_mb, handle)
+    run.finish()
+
+
+def _board_contract(board):
+    """The board's Contract tag, which must be a bid of 1 to 7."""
+    contract = board.contract()
+    if contract is None:
+        raise WhistError("no contract (give --contract or a Contract tag)")
+    if not is_bid(contract):
+        raise WhistError(f"the Contract {contract} is not a bid of 1 to 7")
+    return contract
+
+
+def _check_board(run: Run, solver, board, contract, bidder_opt) -> bool:
+    hands, kitty = board.exchange_deal()
+    seat = board.bidder_seat(bidder_opt)
+    if contract is None:
+        contract = _board_contract(board)
+    res = check_contract(hands, kitty, seat, contract, solver=solver)
+    if run.json:
+        run.emit_json(board_json(
+            board,
+            kitty=format_hand(kitty),
+            bidder=SEATS[seat],
+            contract=res.contract,
+            makeable=res.makeable,
+            books=res.books,
+            need=res.need,
+            keep=format_hand(res.keep),
+            discard=format_hand(res.discard),
+            line=res.line,
+        ))
+        return res.makeable
+    run.emit(render.check_view(run.style, board, hands, kitty, seat, res))
+    return res.makeable

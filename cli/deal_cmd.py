@@ -1,0 +1,28 @@
+"""``whist-solve deal``: random deals as PBN on stdout (the same seed gives
+the same deals; :mod:`whist_solve.dealing`)."""
+from __future__ import annotations
+
+import random
+import sys
+from typing import Optional
+
+import typer
+
+from whist_solve.dealing import GAMES, deal_pbn
+
+
+def deal(
+    count: int = typer.Option(1, "--count", "-n", min=1, help="Number of deals."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed (the same seed gives the same deals)."),
+    variant: str = typer.Option("classic", "--variant", metavar="classic|bid",
+                                help="classic: 52 cards, 13 each, trump turned up by the dealer. "
+                                     "bid: 54 cards (jokers), 12 each and a 6-card kitty."),
+) -> None:
+    """Random deals as PBN on stdout."""
+    game = variant.strip().lower()
+    if game not in GAMES:
+        raise typer.BadParameter(f"{variant!r}: expected classic or bid", param_hint="--variant")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    sys.stdout.write(deal_pbn(count, seed, game))
+    sys.stdout.flush()

@@ -1,0 +1,87 @@
+"""The options and arguments the commands share, and their callbacks.
+
+Each callback turns what the user typed into the library's word
+(:mod:`whist_solve.vocab`) or refuses it with a usage error (exit status 2).
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from whist_solve.bid import BID_TT_MB
+from whist_solve.engine import DEFAULT_TT_MB
+from whist_solve.errors import WhistError
+from whist_solve.vocab import STRAINS, parse_ranking, parse_seat, parse_strain, seat_letter
+
+EXIT_OK = 0
+
+
+def version_callback(value: bool) -> None:
+    """``--version``: print the installed version and exit."""
+    if value:
+        try:
+            from importlib.metadata import version
+            v = version("whist-solve")
+        except Exception:  # pragma: no cover - not installed
+            v = "unknown"
+        typer.echo(f"whist-solve {v}")
+        raise typer.Exit(EXIT_OK)
+
+
+def _word_option(parse, expected: str):
+    """A callback that reads an option's value with ``parse`` (None stays
+    None) and refuses what it cannot read: "'x': expected ..."."""
+    def callback(value: Optional[str]) -> Optional[str]:
+        if value is None:
+            return None
+        try:
+            return parse(value)
+        except WhistError:
+            raise typer.BadParameter(f"{value!r}: expected {expected}") from None
+    return callback
+
+
+trump_option = _word_option(parse_strain, "S, H, D, C or NT")
+ranking_option = _word_option(parse_ranking, "up or down")
+seat_option = _word_option(lambda v: seat_letter(parse_seat(v)), "N, E, S or W")
+
+
+def table_ranking_option(value: str) -> str:
+    v = value.strip().lower()
+    if v == "both":
+        return v
+    return ranking_option(v)
+
+
+def strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
+    if not values:
+        return None
+    out: List[str] = []
+    for value in values:
+        for part in value.replace(" ", ",").split(","):
+            if part:
+                s = trump_option(part)
+                if s not in out:
+                    out.append(s)
+    return [s for s in STRAINS if s in out]
+
+
+# Options shared by the commands that solve a position of a board.
+TRUMP_OPT = typer.Option(None, "--trump", "-t", callback=trump_option, metavar="S|H|D|C|NT",
+                         help="Trump suit or NT (overrides the file).")
+RANKING_OPT = typer.Option(None, "--ranking", "-r", callback=ranking_option, metavar="up|down",
+                           help="Uptown or downtown (overrides the file).")
+LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar="N|E|S|W",
+                          help="Leader of the first trick of the position (overrides the file).")
+FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
+                           help="PBN files; - reads standard input.")
+JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
+TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
+                        help="Solve the boards on this many processes (results keep the file's order).")
+
+# Options of the bid whist commands (bid, check).
+BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",
+                          help="The bidder (overrides the Bidder tag).")
+BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")

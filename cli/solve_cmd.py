@@ -1,0 +1,98 @@
+"""``whist-solve solve FILE...`` (also plain ``whist-solve FILE...``): the
+value of each board's position for the side on turn, the value of each
+legal card and one optimal line to the end, with the alternatives at every
+real choice along it (output for people)."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from whist_solve.cards import Position, sort_cards
+from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
+from whist_solve.vocab import SEATS
+
+from . import render
+from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .runner import Run, board_json, make_solver, map_prepared
+
+
+def solve(
+    files: List[str] = FILES_ARG,
+    trump: Optional[str] = TRUMP_OPT,
+    ranking: Optional[str] = RANKING_OPT,
+    leader: Optional[str] = LEADER_OPT,
+    json_out: bool = JSON_OPT,
+    tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
+) -> None:
+    """Value of the position for the side on turn, the value of each legal
+    card and one optimal line to the end.
+
+    Cards of the board's [bold]Play[/] section are played first.
+    """
+    run = Run(json_out)
+    solver = None
+
+    def prepare(board):
+        return board.position(trump=trump, ranking=ranking, leader=leader)
+
+    for where, board, pos, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
+        with run.guard(where, board):
+            if isinstance(result, Exception):
+                raise result
+            if solver is None and not run.json:
+                solver = make_solver(tt_mb)   # values the alternatives along the line
+            _solve_board(run, solver, where, board, leader, pos, result)
+    run.finish()
+
+
+def solve_work(solver, pos: Position):
+    """One board's solution (run in a worker process with --jobs)."""
+    return solver.solve(pos, cards=True, line=True)
+
+
+def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result) -> None:
+    first_leader = board.leader(leader)
+    line = list(result.line or [])
+    cards = {c: int(n) for c, n in result.cards.items()}
+    turn = pos.turn
+    if result.turn is not None and int(result.turn) != turn:
+        run.warning(where, f"engine reports {SEATS[int(result.turn)]} on turn, expected {SEATS[turn]}")
+    left = pos.tricks_left
+    ns_tricks = int(result.ns_tricks)
+    problem = check_line(pos, line, int(result.tricks))
+    if problem:
+        run.warning(where, problem)
+
+    if run.json:
+        obj = board_json(
+            board,
+            trump=pos.trump or "NT",
+            ranking=pos.ranking,
+            leader=SEATS[first_leader],
+            turn=SEATS[turn],
+            tricks=int(result.tricks),
+            cards={c: cards[c] for c in sort_cards(cards, pos.ranking)},
+            line=line,
+            ns_tricks=ns_tricks,
+            ew_tricks=left - ns_tricks,
+            tricks_left=left,
+            trick=list(pos.trick),
+            trick_leader=SEATS[pos.leader],
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks},
+            nodes=int(result.nodes) if result.nodes is not None else None,
+            file=board.file,
+        )
+        run.emit_json(obj)
+        return
+
+    rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
+    view = render.SolveView(
+        title=render.board_title(board),
+        pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,
+        tricks=int(result.tricks), cards=cards, trick_rows=rows, decisions=decisions,
+        analysed_to=analysed_to,
+        contract=board.tag("Contract"), declarer=board.tag("Declarer", "Bidder"),
+        kitty=board.kitty or None, played_before=played_count(board, pos),
+        nodes=result.nodes, jokers=has_jokers(pos),
+    )
+    run.emit(render.solve_view(run.style, view))

@@ -1,0 +1,441 @@
+"""A board of a PBN file as the rules read it: what its tags mean.
+
+:class:`Board` holds a game's tags and sections as the reader found them
+(:mod:`whist_solve.pbn` is the syntax) and interprets them (SPEC §2): the
+Deal and the Kitty, the trump, the ranking and the leader with their
+defaults (Trump, else the Contract; Ranking, else the Contract's direction,
+else up; Leader, else the Play tag, else the Bidder in bid whist, else the
+Declarer's or the Dealer's left), the Goal, and the position after the
+cards of the Play section, replayed trick by trick.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence, Union
+
+from .cards import (Position, format_hand, full_deck, is_joker, parse_card, parse_hand,
+                    sort_cards, trick_winner_offset)
+from .errors import CardError, PositionError, WhistError
+from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
+                    trump_of)
+
+__all__ = ["Board", "format_deal"]
+
+# Tags whose values stand for "unknown / not applicable" in real files.
+_UNKNOWN_VALUES = ("", "?")
+
+
+# ---------------------------------------------------------------------------
+# Deals
+# ---------------------------------------------------------------------------
+
+def format_deal(hands: Sequence[Optional[Iterable[str]]], first: Union[int, str] = 0) -> str:
+    """PBN Deal value ``"N:AK3.QJ9..T2.HL ..."``: ``hands`` are N, E, S, W
+    (None for an unknown hand, written ``-``); the string starts with seat
+    ``first`` and goes clockwise."""
+    first = parse_seat(first)
+    parts = []
+    for k in range(4):
+        hand = hands[(first + k) % 4]
+        parts.append("-" if hand is None else format_hand(hand))
+    return f"{SEATS[first]}:" + " ".join(parts)
+
+
+def _parse_card_list(text: str) -> list[str]:
+    """A hand ``S.H.D.C[.J]`` or a list of card names (``SA HK JH``)."""
+    t = text.strip()
+    if "." in t or t == "-":
+        return parse_hand(t)
+    cards = [parse_card(c) for c in re.split(r"[\s,]+", t) if c]
+    dup = sorted({c for c in cards if cards.count(c) > 1})
+    if dup:
+        raise CardError(f"card {dup[0]} appears twice in {text!r}")
+    return cards
+
+
+def _parse_deal(text: str, kitty: Sequence[str]) -> list[list[str]]:
+    """The four hands (N, E, S, W) of a Deal tag value, validated.
+
+    A hand given as ``-`` (unknown) is only accepted when it is the only one
+    and all other cards are accounted for: the three known hands (and the
+    kitty) leave exactly a hand's worth of a 52- or 54-card deck."""
+    t = text.strip()
+    m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", t, re.S)
+    if not m:
+        raise WhistError(f"bad Deal {text!r}: it must start with the first seat, e.g. \"N:\"")
+    first = "NESW".index(m.group(1).upper())
+    parts = m.group(2).split()
+    if len(parts) != 4:
+        raise WhistError(f"bad Deal {text!r}: it needs 4 hands, found {len(parts)}")
+    hands: list[Optional[list[str]]] = [None] * 4
+    for k, part in enumerate(parts):
+        seat = (first + k) % 4
+        if part == "-":
+            continue
+        try:
+            hands[seat] = parse_hand(part)
+        except CardError as e:
+            raise WhistError(f"bad hand for {SEATS[seat]} in the Deal: {e}") from None
+    unknown = [s for s in range(4) if hands[s] is None]
+    if unknown:
+        known = [h for h in hands if h is not None]
+        deduced = None
+        if len(unknown) == 1 and len({len(h) for h in known}) == 1:
+            n = len(known[0])
+            held = {c for h in known for c in h} | set(kitty)
+            for deck in (full_deck(False), full_deck(True)):
+                rest = [c for c in deck if c not in held]
+                if len(rest) == n:
+                    deduced = rest
+                    break
+        if deduced is None:
+            names = " and ".join(SEATS[s] for s in unknown)
+            which = "hand of {} is" if len(unknown) == 1 else "hands of {} are"
+            raise WhistError(f"the {which.format(names)} unknown ('-' in the Deal); "
+                             "a solver needs all four hands")
+        hands[unknown[0]] = deduced
+    if all(len(h) == 0 for h in hands):
+        raise WhistError("the Deal has no cards")
+    try:
+        # Duplicates across hands, unequal hands, more than 13 cards.
+        Position.make(hands, None)
+    except PositionError as e:
+        msg = str(e).replace(" for a trick with 0 card(s) played", "")
+        raise WhistError(msg) from None
+    for c in kitty:
+        for seat, h in enumerate(hands):
+            if c in h:
+                raise WhistError(f"duplicate card {c} (in the kitty and held by {SEATS[seat]})")
+    return [sort_cards(h) for h in hands]
+
+
+# ---------------------------------------------------------------------------
+# Boards
+# ---------------------------------------------------------------------------
+
+# Play section tokens (PBN 2.1 §3.2, §3.6): irregularities ^R/^L, note
+# references =1=, NAGs $12, suffixes ! ? !! ?? !? ?!, the end marker *, the
+# continuation marker +, and cards (a dash for "no card").
+_PLAY_TOKEN_RE = re.compile(r"\^.|=\d*=|\$\d*|[!?]+|\*|\+|-|[A-Za-z0-9]+|\S")
+
+
+@dataclass
+class Board:
+    """One game of a PBN file.
+
+    ``tags`` hold the values after inheritance, ``sections`` the section
+    lines of each tag that has some, ``errors`` the problems found while
+    reading (plain messages; the board is bad if there are any) and
+    ``notes`` the values of the ``Note`` tags in file order."""
+
+    file: str
+    index: int
+    tags: dict
+    sections: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    comments: list = field(default_factory=list)   # text of the game's {...} comments
+
+    def __post_init__(self) -> None:
+        self._hands: Optional[list[list[str]]] = None
+        self._kitty: list[str] = []
+        kitty = self.tag("Kitty", "Undealt")
+        if kitty is not None:
+            try:
+                self._kitty = sort_cards(_parse_card_list(kitty))
+            except WhistError as e:
+                self.errors.append(f"bad Kitty: {e}")
+        deal = self.tag("Deal")
+        if deal is None:
+            self.errors.append("no Deal tag")
+            return
+        try:
+            self._hands = _parse_deal(deal, self._kitty)
+        except WhistError as e:
+            self.errors.append(str(e))
+
+    # -- tag access ---------------------------------------------------------
+
+    def tag(self, *names: str) -> Optional[str]:
+        """The stripped value of the first of ``names`` present with a real
+        value ("" and "?" mean unknown).  Exact tag names first, then any
+        case (``[trump "S"]``)."""
+        for name in names:
+            value = self.tags.get(name)
+            if value is None:
+                low = name.lower()
+                value = next((v for k, v in self.tags.items() if k.lower() == low), None)
+            if value is not None and value.strip() not in _UNKNOWN_VALUES:
+                return value.strip()
+        return None
+
+    def _err(self, message: str) -> WhistError:
+        return WhistError(f"board {self.label}: {message}")
+
+    def _seat_tag(self, name: str) -> Optional[int]:
+        value = self.tag(name)
+        if value is None:
+            return None
+        try:
+            return parse_seat(value.lstrip("^"))  # "^S": declarer/dummy swapped
+        except WhistError as e:
+            raise self._err(f"bad {name} tag: {e}") from None
+
+    @property
+    def label(self) -> str:
+        """The Board tag if present, else the position in the file."""
+        value = self.tags.get("Board", "").strip()
+        return value if value not in _UNKNOWN_VALUES else str(self.index)
+
+    @property
+    def hands(self) -> Optional[list[list[str]]]:
+        """The cards of N, E, S, W in the Deal, or None (no or bad Deal)."""
+        if self._hands is None:
+            return None
+        return [list(h) for h in self._hands]
+
+    @property
+    def kitty(self) -> list[str]:
+        return list(self._kitty)
+
+    def check(self) -> None:
+        """Raise the reading errors, if any, as one WhistError."""
+        if self.errors:
+            raise self._err("; ".join(self.errors))
+
+    def deal_string(self) -> str:
+        """The Deal in canonical form, ``N:`` first."""
+        self.check()
+        return format_deal(self._hands, 0)
+
+    def bidder(self) -> Optional[int]:
+        return self._seat_tag("Bidder")
+
+    def bidder_seat(self, override: Optional[str] = None) -> int:
+        """The bid whist bidder: ``override`` (a seat letter), else the
+        Bidder tag."""
+        if override is not None:
+            return SEATS.index(override)
+        b = self.bidder()
+        if b is None:
+            raise WhistError("no bidder (give --bidder or a Bidder tag)")
+        return b
+
+    def exchange_deal(self) -> tuple[list[list[str]], list[str]]:
+        """The hands before the bid whist exchange, and the kitty."""
+        self.check()
+        hands = self.hands
+        if not hands:
+            raise WhistError("no deal (missing Deal tag)")
+        if not self._kitty:
+            raise WhistError("no kitty (give a Kitty or Undealt tag)")
+        return hands, self.kitty
+
+    def declarer(self) -> Optional[int]:
+        return self._seat_tag("Declarer")
+
+    def dealer(self) -> Optional[int]:
+        return self._seat_tag("Dealer")
+
+    def goal(self) -> Optional[tuple[str, int]]:
+        """``[Goal "NS 5"]`` -> ('NS', 5); a single seat names its side."""
+        value = self.tag("Goal")
+        if value is None:
+            return None
+        m = re.fullmatch(r"(NS|EW|N-S|E-W|N/S|E/W|N|E|S|W)\s*[:=]?\s*(\d+)", value.upper())
+        if not m:
+            raise self._err(f"bad Goal tag {value!r} (expected e.g. \"NS 5\" or \"EW 3\")")
+        side = m.group(1).replace("-", "").replace("/", "")
+        if len(side) == 1:
+            side = "NS" if side in "NS" else "EW"
+        tricks = int(m.group(2))
+        if tricks > 13:
+            raise self._err(f"bad Goal tag {value!r}: at most 13 tricks")
+        return side, tricks
+
+    def contract(self) -> Optional[Contract]:
+        value = self.tag("Contract")
+        if value is None:
+            return None
+        try:
+            return parse_contract(value)
+        except WhistError as e:
+            raise self._err(f"bad Contract tag: {e}") from None
+
+    def game(self) -> str:
+        """'classic' or 'bid': the Variant tag, else 'bid' when the deal has
+        jokers or a kitty."""
+        value = self.tag("Variant")
+        if value is not None:
+            v = re.sub(r"[\s_-]+", "", value.lower())
+            if v in ("classic", "whist", "classicwhist"):
+                return "classic"
+            if v in ("bid", "bidwhist"):
+                return "bid"
+            raise self._err(f"bad Variant tag {value!r} (expected classic or bid)")
+        jokers = any(is_joker(c) for h in (self._hands or []) for c in h)
+        return "bid" if jokers or self._kitty else "classic"
+
+    def trump(self, override: Optional[str] = None) -> Optional[str]:
+        """'S', 'H', 'D', 'C', or None for no-trump: ``override`` (e.g. a
+        command-line option, 'NT' for no-trump), else the Trump tag, else
+        the Contract's strain."""
+        if override is not None:
+            strain = parse_strain(override)
+        else:
+            value = self.tag("Trump")
+            if value is not None:
+                try:
+                    strain = parse_strain(value)
+                except WhistError as e:
+                    raise self._err(f"bad Trump tag: {e}") from None
+            else:
+                contract = self.contract()
+                if contract is None:
+                    raise self._err("missing trump: no Trump tag or Contract")
+                if contract.passed:
+                    raise self._err("missing trump: no Trump tag and the Contract is Pass")
+                strain = contract.strain
+        return None if strain == "NT" else strain
+
+    def ranking(self, override: Optional[str] = None) -> str:
+        """'up' or 'down': ``override``, else the Ranking tag, else the
+        Contract's direction, else 'up'."""
+        if override is not None:
+            return parse_ranking(override)
+        value = self.tag("Ranking")
+        if value is not None:
+            try:
+                return parse_ranking(value)
+            except WhistError as e:
+                raise self._err(f"bad Ranking tag: {e}") from None
+        contract = self.contract()
+        if contract is not None and not contract.passed:
+            return contract.ranking
+        return "up"
+
+    def _play_seat(self) -> Optional[int]:
+        return self._seat_tag("Play")
+
+    def leader(self, override: Union[int, str, None] = None) -> int:
+        """Seat that leads the first trick of the deal: ``override``, else
+        the Leader tag, else the Play tag (the seat that played first),
+        else, in bid whist, the Bidder, else the Declarer's left-hand
+        opponent, else the Dealer's left."""
+        if override is not None:
+            return parse_seat(override)
+        for name in ("Leader", "Play"):
+            seat = self._seat_tag(name)
+            if seat is not None:
+                return seat
+        if self.tag("Bidder") is not None and self.game() == "bid":
+            return self.bidder()
+        for name in ("Declarer", "Dealer"):
+            seat = self._seat_tag(name)
+            if seat is not None:
+                return (seat + 1) % 4
+        raise self._err("missing leader: no Leader, Play, Declarer or Dealer tag")
+
+    def _play_columns(self) -> list[str]:
+        """The cards of the Play section in PBN column order ('-' for no
+        card), up to the ``*`` end marker, annotations dropped."""
+        text = " ".join(self.sections.get("Play", []))
+        cols: list[str] = []
+        for tok in _PLAY_TOKEN_RE.findall(text):
+            trick = len(cols) // 4 + 1
+            if tok == "*":
+                break
+            if tok in ("-", "+"):
+                cols.append("-")
+            elif tok.startswith("^"):
+                what = {"^R": "a revoke (^R)", "^L": "a lead out of turn (^L)"}.get(
+                    tok.upper(), f"the irregularity {tok}")
+                raise self._err(f"the Play section has {what} in trick {trick}: "
+                                "irregular play is not supported")
+            elif tok[0] in "=$!?":
+                continue
+            else:
+                try:
+                    cols.append(parse_card(tok))
+                except CardError:
+                    raise self._err(f"unknown card {tok!r} in the Play section (trick {trick})") from None
+        return cols
+
+    def play_cards(self, trump: Optional[str], ranking: str) -> list[str]:
+        """The Play section's cards in play order.
+
+        PBN lists each trick as one group of 4 cards in *seat* order,
+        starting with the Play tag's seat (the opening leader), whatever
+        seat led the trick; the leader of every later trick is the winner of
+        the previous one, which depends on ``trump`` ('S'..'C', or None/'NT'
+        for no-trump) and ``ranking``.  The play ends at the first card not
+        given (``-``, ``+``): a partly played last trick is normal."""
+        cols = self._play_columns()
+        if not any(c != "-" for c in cols):
+            return []
+        trump = trump_of(trump)
+        ranking = parse_ranking(ranking)
+        seat0 = self._play_seat()
+        if seat0 is None:
+            seat0 = self.leader()
+        cols = cols + ["-"] * (-len(cols) % 4)
+        order: list[str] = []
+        leader = seat0
+        for start in range(0, len(cols), 4):
+            group = cols[start:start + 4]
+            trick_no = start // 4 + 1
+            seats = [(leader + k) % 4 for k in range(4)]
+            played = [group[(s - seat0) % 4] for s in seats]
+            if "-" not in played:
+                order.extend(played)
+                leader = (leader + trick_winner_offset(played, trump, ranking)) % 4
+                continue
+            j = played.index("-")
+            later = [(seats[k], c) for k, c in enumerate(played) if k > j and c != "-"]
+            if later:
+                seat, card = later[0]
+                raise self._err(
+                    f"trick {trick_no} of the Play section: {SEATS[seats[j]]} has no card ('-') "
+                    f"but {SEATS[seat]} played {card} after it (each line lists a trick's cards "
+                    f"in seat order from the Play tag's seat {SEATS[seat0]}, the trick's leader "
+                    f"being {SEATS[leader]})")
+            rest = [c for c in cols[start + 4:] if c != "-"]
+            if rest:
+                raise self._err(
+                    f"the Play section goes on ({rest[0]}) after the unfinished trick {trick_no}")
+            order.extend(played[:j])
+            break
+        return order
+
+    def start_position(self, trump: Optional[str] = None, ranking: Optional[str] = None,
+                       leader: Union[int, str, None] = None) -> Position:
+        """The deal before any play; the arguments override the file."""
+        self.check()
+        t = self.trump(trump)
+        r = self.ranking(ranking)
+        lead = self.leader(leader)
+        try:
+            return Position.make(self._hands, t, r, lead)
+        except PositionError as e:
+            raise self._err(str(e)) from None
+
+    def position(self, trump: Optional[str] = None, ranking: Optional[str] = None,
+                 leader: Union[int, str, None] = None) -> Position:
+        """The position after the cards of the Play section, with the tricks
+        they won counted in ``ns_tricks``/``ew_tricks``."""
+        pos = self.start_position(trump, ranking, leader)
+        cards = self.play_cards(pos.trump, pos.ranking)
+        if not cards:
+            return pos
+        play_seat = self._play_seat()
+        if play_seat is not None and play_seat != pos.leader:
+            raise self._err(f"the leader is {SEATS[pos.leader]} but the Play section starts "
+                            f"with {SEATS[play_seat]}")
+        for i, card in enumerate(cards):
+            try:
+                pos = pos.play(card)
+            except PositionError as e:
+                # "illegal play HK by E: must follow S" -> "... by E in trick 3: ..."
+                raise self._err(str(e).replace(": ", f" in trick {i // 4 + 1}: ", 1)) from None
+        return pos

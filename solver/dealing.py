@@ -1,0 +1,84 @@
+"""Random deals, written once: the ``deal`` command, the exchange
+benchmark set, the committed benchmark sets (``benchmarks/make_sets.py``)
+and the node-signature positions all shuffle and deal through here.
+
+Every function takes a ``random.Random`` or a seed, so the same seed gives
+the same deal on every machine (``random.shuffle`` is stable across Python
+versions).  ``game`` is ``"classic"`` (52 cards, 13 each, the dealer's last
+card turned up for trump) or ``"bid"`` (54 cards with the jokers, 12 each
+and a 6-card kitty).
+"""
+from __future__ import annotations
+
+import random
+from typing import List, Sequence, Tuple
+
+from .cards import format_hand, full_deck
+from .vocab import SEATS
+
+GAMES = ("classic", "bid")
+HAND_SIZE = {"classic": 13, "bid": 12}
+
+
+def shuffled_deck(rng: random.Random, jokers: bool = False) -> List[str]:
+    """The 52 cards (54 with ``jokers``) in ``rng``'s order."""
+    deck = full_deck(jokers=jokers)
+    rng.shuffle(deck)
+    return deck
+
+
+def split_deck(deck: Sequence[str], size: int) -> List[List[str]]:
+    """Hands of N, E, S, W: ``size`` cards each, in blocks from the top of
+    the deck (N first)."""
+    return [list(deck[k * size:(k + 1) * size]) for k in range(4)]
+
+
+def random_hands(seed: int, size: int = 13, jokers: bool = False) -> List[List[str]]:
+    """Four hands of ``size`` cards from a deck shuffled by ``Random(seed)``."""
+    return split_deck(shuffled_deck(random.Random(seed), jokers), size)
+
+
+def random_deal(seed: int) -> Tuple[List[List[str]], List[str], int]:
+    """The seeded 12 + 6 bid whist deal of the speed measurements
+    (``whist-solve bench --set exchange``, benchmarks/test_bench_exchange.py):
+    the 54 cards shuffled by ``random.Random(seed)``, 12 to each seat from
+    N, the last 6 the kitty; the bidder is ``seed mod 4``.  Returns (hands
+    N E S W, kitty, bidder seat)."""
+    deck = shuffled_deck(random.Random(seed), jokers=True)
+    return split_deck(deck, 12), deck[48:], seed % 4
+
+
+def random_board(rng: random.Random, number: int, game: str) -> List[str]:
+    """The PBN lines of board ``number`` of the ``deal`` command.  The
+    dealer rotates from N; the cards go one at a time from the dealer's
+    left, so the dealer gets the last card dealt (in classic whist, turned
+    up for trump; the leader is the dealer's left).  In bid whist the cards
+    left over are the Kitty."""
+    dealer = (number - 1) % 4
+    deck = shuffled_deck(rng, jokers=(game == "bid"))
+    size = HAND_SIZE[game]
+    hands: List[List[str]] = [[], [], [], []]
+    for k in range(4 * size):
+        hands[(dealer + 1 + k) % 4].append(deck[k])
+    lines = [f'[Board "{number}"]', f'[Dealer "{SEATS[dealer]}"]', f'[Variant "{game}"]']
+    deal_str = "N:" + " ".join(format_hand(h) for h in hands)
+    lines.append(f'[Deal "{deal_str}"]')
+    if game == "classic":
+        last = deck[4 * size - 1]
+        lines.append(f'[Trump "{last[0]}"]')
+        lines.append(f'[Leader "{SEATS[(dealer + 1) % 4]}"]')
+        lines.append(f"{{the dealer's last card, turned up: {last}}}")
+    else:
+        lines.append(f'[Kitty "{format_hand(deck[4 * size:])}"]')
+    return lines
+
+
+def deal_pbn(count: int, seed: int, game: str) -> str:
+    """The PBN text of the ``deal`` command: a header that names the
+    command that makes it again, then ``count`` boards."""
+    rng = random.Random(seed)
+    out = ["% PBN 2.1", f"% whist-solve deal --variant {game} --count {count} --seed {seed}", ""]
+    for i in range(count):
+        out.extend(random_board(rng, i + 1, game))
+        out.append("")
+    return "\n".join(out)
