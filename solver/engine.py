@@ -163,22 +163,95 @@ def solve(pos: Position, cards: bool = True, line: bool = True,
 
 
 def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
-             rankings: Sequence[str] = ("up",), solver: Optional[Solver] = None) -> dict:
+             rankings: Sequence[str] = ("up",), solver: Optional[Solver] = None,
+             threads: int = 1, tt_mb: float = DEFAULT_TT_MB) -> dict:
     """Double-dummy table: {strain: {ranking: {seat: N-S tricks when that
-    seat leads to the first trick}}}.  Strains are 'S','H','D','C','NT'."""
-    solver = solver or Solver()
+    seat leads to the first trick}}}.  Strains are 'S','H','D','C','NT'.
+
+    A row (one strain and ranking, the four leaders) is solved on one
+    solver, its leaders in turn, so that the bounds the first leader's
+    search stores serve the next three.  With ``threads`` > 1 the rows are
+    shared out among that many threads, each with a solver of its own
+    (``solver`` is the first thread's; the others get ``tt_mb`` each): the
+    search releases the GIL, so the rows are solved side by side."""
     hands = [list(h) for h in hands]
-    table: dict = {}
-    for strain in strains:
-        trump = None if strain == "NT" else strain
-        table[strain] = {}
-        for ranking in rankings:
-            row = {}
+    rows = [(strain, ranking) for strain in strains for ranking in rankings]
+    threads = max(1, min(threads, len(rows)))
+    if threads == 1:
+        solver = solver or Solver(tt_mb)
+        table: dict = {strain: {} for strain in strains}
+        for strain, ranking in rows:
+            table[strain][ranking] = _table_row(solver, hands, strain, ranking)
+        return table
+
+    return _threaded_table(hands, rows, [solver or Solver(tt_mb)] +
+                           [Solver(tt_mb) for _ in range(threads - 1)], strains, rankings)
+
+
+class _Row:
+    """One row of a table being solved by several threads: the leaders are
+    handed out one at a time, so that a thread with no row left helps
+    with the unfinished leaders of another's."""
+
+    def __init__(self, strain: str, ranking: str):
+        self.strain, self.ranking = strain, ranking
+        self.trump = None if strain == "NT" else strain
+        self.values = [None] * 4
+        self.next = 0
+
+    def take(self, lock) -> int:
+        with lock:
+            if self.next >= 4:
+                return -1
+            self.next += 1
+            return self.next - 1
+
+
+def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+    todo = [_Row(strain, ranking) for strain, ranking in rows]
+    started: list = []
+
+    def next_row():
+        with lock:
+            if todo:
+                row = todo.pop(0)
+                started.append(row)
+                return row
+            # no row left: help the row with most leaders still to start
+            left = [r for r in started if r.next < 4]
+            return min(left, key=lambda r: r.next) if left else None
+
+    def work(solver: Solver) -> None:
+        while True:
+            row = next_row()
+            if row is None:
+                return
             guess = -1
-            for leader in range(4):
-                pos = Position.make(hands, trump, ranking, leader)
-                v = solver.ns_value(pos, guess)
-                row[SEATS[leader]] = v
-                guess = v
-            table[strain][ranking] = row
-    return table
+            while True:
+                leader = row.take(lock)
+                if leader < 0:
+                    break
+                guess = solver.ns_value(Position.make(hands, row.trump, row.ranking, leader), guess)
+                row.values[leader] = guess
+
+    with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
+        list(pool.map(work, solvers))
+    done = {(r.strain, r.ranking): r.values for r in started}
+    return {strain: {ranking: dict(zip(SEATS, done[strain, ranking])) for ranking in rankings}
+            for strain in strains}
+
+
+def _table_row(solver: Solver, hands, strain: str, ranking: str) -> dict:
+    """N-S tricks of one strain and ranking for each of the four leaders."""
+    trump = None if strain == "NT" else strain
+    row = {}
+    guess = -1
+    for leader in range(4):
+        v = solver.ns_value(Position.make(hands, trump, ranking, leader), guess)
+        row[SEATS[leader]] = v
+        guess = v
+    return row

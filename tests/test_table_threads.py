@@ -1,0 +1,37 @@
+"""dd_table on several threads gives the table of one thread, whatever the
+rows, rankings and the number of threads (more threads than rows included)."""
+import random
+
+import pytest
+
+from whist_solve import dd_table
+from whist_solve.cards import full_deck
+
+
+def _deal(seed: int, size: int, jokers: bool = False):
+    rng = random.Random(seed)
+    deck = full_deck(jokers)
+    rng.shuffle(deck)
+    return [deck[i * size:(i + 1) * size] for i in range(4)]
+
+
+@pytest.mark.parametrize("seed,size,threads,rankings", [
+    (1, 13, 2, ("up",)),
+    (2, 13, 3, ("up", "down")),
+    (3, 8, 2, ("down",)),
+    (4, 5, 16, ("up", "down")),
+    (5, 12, 2, ("up",)),
+])
+def test_threaded_table_equals_one_thread(seed, size, threads, rankings):
+    hands = _deal(seed, size, jokers=size == 12)
+    one = dd_table(hands, rankings=rankings)
+    many = dd_table(hands, rankings=rankings, threads=threads)
+    assert many == one
+    assert list(many) == list(one)
+    assert all(list(many[s]) == list(one[s]) for s in one)
+
+
+def test_threaded_table_of_some_strains():
+    hands = _deal(7, 13)
+    strains = ("NT", "S")
+    assert dd_table(hands, strains=strains, threads=2) == dd_table(hands, strains=strains)
