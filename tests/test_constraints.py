@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import examples
+from support.strategies import examples
 from whist_solve.cards import WhistError, parse_hand
 from whist_solve.constraints import (Constraint, ConstraintError, Constraints,
                                      compile_constraints)

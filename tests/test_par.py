@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from whist_solve.par import (Par, ParError, contract_score, down_score, made_score, par,
                              parse_vulnerable)
 
-from strategies import examples, random_deal
+from support.strategies import examples, random_deal
 
 VULS = ("None", "NS", "EW", "All")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,7 +52,7 @@ def ours(p: Par):
 
 
 def table_from_endplay(tab) -> dict:
-    from dds_helpers import DENOM
+    from support.dds_helpers import DENOM
     from endplay.types import Player
     out = {}
     for strain in ("S", "H", "D", "C", "NT"):
@@ -67,7 +67,7 @@ def table_from_endplay(tab) -> dict:
 
 def endplay_table(hands):
     from endplay.dds import calc_dd_table
-    from dds_helpers import make_deal
+    from support.dds_helpers import make_deal
     return calc_dd_table(make_deal(hands, None, 0))
 
 

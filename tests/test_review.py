@@ -23,8 +23,8 @@ from whist_solve.cards import PositionError
 from whist_solve.pbn import read_pbn_file
 from whist_solve.review import review_board, review_play
 
-from reference import legal_plays, ref_card_values, trick_winner
-from strategies import Spot, examples, spots
+from support.reference import legal_plays, ref_card_values, trick_winner
+from support.strategies import Spot, examples, spots
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BRIDGE = os.path.join(HERE, "data", "bridge_export.pbn")
@@ -111,7 +111,7 @@ def test_review_equals_reference(case, shared_solver):
 def test_real_board_against_dds():
     """Board 1 (52 cards played): each position's card values equal DDS's."""
     pytest.importorskip("endplay")
-    from dds_helpers import dds_card_values
+    from support.dds_helpers import dds_card_values
     board = read_pbn_file(BRIDGE)[0]
     review = review_board(board, solver=Solver())
     assert len(review.cards) == 52 and review.complete

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from strategies import DECK52, examples
+from support.strategies import DECK52, examples
 from whist_solve.cards import WhistError
 from whist_solve.constraints import ConstraintError
 from whist_solve.sampling import (NoDealError, SamplingError, count_deals, deal_spec,

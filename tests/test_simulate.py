@@ -14,8 +14,8 @@ from itertools import combinations
 import pytest
 from scipy.stats import chisquare
 
-from reference import ref_card_values, ref_value
-from strategies import DECK52
+from support.reference import ref_card_values, ref_value
+from support.strategies import DECK52
 from whist_solve.bid import analyse_bid, bid_score
 from whist_solve.cards import Position, WhistError
 from whist_solve.engine import Solver, dd_table
