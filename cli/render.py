@@ -77,6 +77,11 @@ class Style:
         return "\u2605" if self.symbols else "*"
 
 
+def plural(n: int, word: str, many: Optional[str] = None) -> str:
+    """``1 trick``, ``6 cards``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def board_title(board) -> str:
     """``Board 3  file.pbn``: the title of a board's panel."""
     return f"Board {board.label}  {board.file}"
@@ -99,8 +104,9 @@ def hand_text(st: Style, cards, ranking: str, show_jokers: bool) -> Text:
         ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
         t.append(ranks if ranks else st.dash, style="" if ranks else "dim")
     if show_jokers:
+        # Named in full: a row headed "J" reads as a row of jacks.
         t.append("\n")
-        t.append("J", style=JOKER_STYLE)
+        t.append("Jokers", style=JOKER_STYLE)
         t.append(" ")
         j = [c for c in JOKERS if c in cards]
         if j:
@@ -187,9 +193,11 @@ def _value_line(v: SolveView) -> Text:
     return t
 
 
-def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: int) -> Text:
+def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: int,
+                  started: bool = True) -> Text:
     """'Trump ♠ spades · uptown · W led the first trick' (the heading's first
-    line, shared by the solve and puzzles views)."""
+    line, shared by the solve and puzzles views); 'W to lead' when no card
+    of the deal has been played (``started`` false)."""
     sep = " \u00b7 " if st.symbols else " | "
     t = Text()
     if trump is None:
@@ -201,13 +209,22 @@ def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: i
     t.append(sep)
     t.append(RANKING_NAMES[ranking], style="bold")
     t.append(sep)
-    t.append(f"{SEATS[first_leader]} led the first trick")
+    t.append(f"{SEATS[first_leader]} led the first trick" if started
+             else f"{SEATS[first_leader]} to lead")
     return t
 
 
+def _started(pos: Position, played_before: int) -> bool:
+    """Whether a card of the deal has been played before ``pos``."""
+    return bool(played_before or pos.trick or pos.ns_tricks or pos.ew_tricks)
+
+
 def _header(st: Style, v: SolveView) -> Text:
-    t = contract_line(st, v.trump, v.ranking, v.first_leader)
-    if v.contract:
+    t = contract_line(st, v.trump, v.ranking, v.first_leader, _started(v.pos, v.played_before))
+    if v.contract == "Pass":
+        t.append(" \u00b7 " if st.symbols else " | ")
+        t.append("passed out")
+    elif v.contract:
         t.append(" \u00b7 " if st.symbols else " | ")
         t.append(f"contract {v.contract}")
         if v.declarer:
@@ -218,7 +235,7 @@ def _header(st: Style, v: SolveView) -> Text:
     pos = v.pos
     if v.played_before:
         t.append("\n")
-        t.append(f"{v.played_before} card(s) already played: ")
+        t.append(f"{plural(v.played_before, 'card')} already played: ")
         t.append(f"N-S won {pos.ns_tricks}, E-W won {pos.ew_tricks}")
         t.append(f"; trick {pos.ns_tricks + pos.ew_tricks + 1} in progress" if pos.trick else "")
     if v.kitty:
@@ -553,9 +570,9 @@ def books_line_table(st: Style, hands, res) -> Table:
 
 def puzzle_header(st: Style, pos: Position, first_leader: int, goal: Goal,
             played_before: int) -> Text:
-    t = contract_line(st, pos.trump, pos.ranking, first_leader)
+    t = contract_line(st, pos.trump, pos.ranking, first_leader, _started(pos, played_before))
     if played_before:
-        t.append(f"\n{played_before} card(s) already played: N-S won {pos.ns_tricks}, "
+        t.append(f"\n{plural(played_before, 'card')} already played: N-S won {pos.ns_tricks}, "
                  f"E-W won {pos.ew_tricks}")
         if pos.trick:
             t.append(f"; trick {pos.ns_tricks + pos.ew_tricks + 1} in progress")
