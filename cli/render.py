@@ -879,3 +879,57 @@ def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: 
              + ("; every card is as good" if every else "") + ").")
     return t
 
+
+
+# --------------------------------------------------------------------------
+# review
+
+
+def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
+                first_leader: int, mistakes_only: bool = False) -> Panel:
+    """``review``: the verdict against the Result tag, the tricks each side
+    lost, then the recorded play card by card: the tricks of the card's side
+    from the position on before and after it, and for a costly card the
+    cards that were right."""
+    sep = " \u00b7 " if st.symbols else " | "
+    head = contract_line(st, trump, ranking, first_leader, started=bool(review.cards))
+    if review.contract is not None:
+        level, strain, declarer = review.contract
+        head.append(sep)
+        head.append(f"contract {level}")
+        head.append_text(st.strain(strain))
+        head.append(f" by {SEATS[declarer]}")
+    verdict = Text(review.verdict(), style="bold")
+    cost = review.cost
+    d, o = review.declarer_side, review.defence_side
+    lost = Text(f"Tricks lost by their own cards: {SIDE_NAMES[d]} (declarer) {cost[d]}, "
+                f"{SIDE_NAMES[o]} (defence) {cost[o]}.")
+    parts = [head, Text(""), verdict, lost]
+    rows = [c for c in review.cards if c.cost > 0] if mistakes_only else list(review.cards)
+    if rows:
+        tbl = Table(title="The play" + (" (the costly cards)" if mistakes_only else ""),
+                    title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        tbl.add_column("trick", justify="right")
+        tbl.add_column("seat", justify="center")
+        tbl.add_column("card")
+        tbl.add_column("side", justify="center")
+        tbl.add_column("before", justify="right")
+        tbl.add_column("after", justify="right")
+        tbl.add_column("lost", justify="right")
+        tbl.add_column("right was")
+        last_trick = None
+        for c in rows:
+            bad = c.cost > 0
+            tbl.add_row(str(c.trick) if c.trick != last_trick else "", SEATS[c.seat], st.card(c.card),
+                        SIDE_NAMES[c.side], str(c.before), str(c.after),
+                        Text(str(c.cost), style="bold red") if bad else Text("", style="dim"),
+                        st.cards(sort_cards(c.best, ranking)) if bad else Text(""),
+                        style=None)
+            last_trick = c.trick
+        parts += [Text(""), tbl,
+                  Text("before, after: tricks of the card's side from the position on with best "
+                       "play (the current trick included)", style="dim")]
+    elif mistakes_only:
+        parts += [Text(""), Text("No card cost its side a trick.", style="dim")]
+    return Panel(Group(*parts), title=Text(board_title(board), style="bold"), title_align="left",
+                 box=box.ROUNDED, expand=False)
