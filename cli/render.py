@@ -363,11 +363,14 @@ def solve_view(st: Style, v: SolveView):
 
 
 def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str],
-                   rankings: Sequence[str], n_tricks: int, deal=None):
+                   rankings: Sequence[str], n_tricks: int, deal=None, par=None,
+                   note: Optional[str] = None):
     """One table per ranking.  Left block: tricks won by N-S when the seat of
     the column leads to the first trick.  Right block, as bridge players read
     it: tricks won by the declarer's side, the declarer's left-hand opponent
-    leading."""
+    leading.  Both blocks have their columns in the order N E S W.  ``par``
+    (a :class:`whist_solve.par.Par`) is shown under the tables; ``note``
+    (e.g. 'passed out') above them."""
     parts = []
     if deal is not None:
         parts += [deal, Text("")]
@@ -375,6 +378,8 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         f"{n_tricks} tricks. Left: tricks won by N-S when the seat of the column leads to "
         "the first trick. Right, as bridge players read it: tricks won by the declarer's "
         "side, the declarer's left-hand opponent leading (green: more than half).", style="dim")
+    if note:
+        parts += [Text(note, style="bold"), Text("")]
     parts.append(expl)
     for ranking in rankings:
         by_leader = Table(title="N-S tricks by leader",
@@ -385,7 +390,7 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         for s in SEATS:
             by_leader.add_column(s, justify="right", min_width=2)
         by_decl.add_column("")
-        for s in ("N", "S", "E", "W"):
+        for s in SEATS:
             by_decl.add_column(s, justify="right", min_width=2)
         for strain in strains:
             row = table[strain][ranking]
@@ -393,7 +398,7 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
             by_leader.add_row(st.strain(strain), *(str(ns[s]) for s in SEATS))
             # declarer d: the leader is d's left-hand opponent
             decl = []
-            for d in ("N", "S", "E", "W"):
+            for d in SEATS:
                 lho = SEATS[(SEATS.index(d) + 1) % 4]
                 won = ns[lho] if d in ("N", "S") else n_tricks - ns[lho]
                 style = "bold green" if won * 2 > n_tricks else ""
@@ -402,8 +407,20 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         pair = Table.grid(padding=(0, 6))
         pair.add_row(by_leader, by_decl)
         parts += [Text(""), Text(f"{RANKING_NAMES[ranking].capitalize()} ({ranking})", style="bold"), pair]
+    if par is not None:
+        parts += [Text(""), par_text(par)]
     return Panel(Group(*parts), title=Text(title, style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False)
+
+
+def par_text(p) -> Text:
+    """``Par +620: 4S-NS  (dealer N, vulnerable None; N-S's point of view)``."""
+    t = Text()
+    t.append(p.text(), style="bold")
+    j = p.as_json()
+    t.append(f"  (dealer {j['dealer']}, vulnerable {j['vulnerable']}; scores for N-S)",
+             style="dim")
+    return t
 
 
 def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequence[str]] = None) -> Table:
@@ -663,6 +680,19 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
     head += f"  {board.file}"
     return Panel(Group(*parts), title=Text(head, style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
+
+
+def batch_summary(done: int, what: str, bad: int, elapsed: float, note: str = "") -> Text:
+    """The last line of ``table`` and ``bid`` (stderr): boards done,
+    errors, time."""
+    t = Text()
+    t.append(plural(done, what))
+    t.append(", ")
+    t.append(plural(bad, "error"), style="bold red" if bad else "")
+    if note:
+        t.append(f" ({note})")
+    t.append(f" in {elapsed:.2f} s")
+    return t
 
 
 def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures) -> Text:

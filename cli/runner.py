@@ -59,6 +59,7 @@ class Run:
         self.err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK
+        self.bad: set = set()          # where (file: board) of every error reported
         self.pbn_header = False
         self._progress: Optional[Progress] = None
         self._task = None
@@ -76,6 +77,7 @@ class Run:
 
     def error(self, where: str, text: str) -> None:
         self.status = max(self.status, EXIT_BAD)
+        self.bad.add(where)
         self._message("error", "bold red", where, text)
 
     def warning(self, where: str, text: str) -> None:
