@@ -51,7 +51,7 @@ def bid(
         done.append(where)
 
     run.each_board(files, tt_mb, handle)
-    run.err.print(render.batch_summary(len(done), "board", len(run.bad), time.monotonic() - started))
+    run.err.print(render.batch_summary(len(done), "analysed", len(run.bad), time.monotonic() - started))
     run.finish()
 
 

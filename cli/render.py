@@ -682,11 +682,11 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
                  box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
 
 
-def batch_summary(done: int, what: str, bad: int, elapsed: float, note: str = "") -> Text:
-    """The last line of ``table`` and ``bid`` (stderr): boards done,
-    errors, time."""
+def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = "") -> Text:
+    """The last line of ``table`` and ``bid`` (stderr): ``4 boards
+    tabulated, 0 errors in 1.20 s``."""
     t = Text()
-    t.append(plural(done, what))
+    t.append(f"{plural(done, 'board')} {verb}")
     t.append(", ")
     t.append(plural(bad, "error"), style="bold red" if bad else "")
     if note:

@@ -98,7 +98,7 @@ def table(
             _table_board(run, board, board.hands, result, strains, rankings, pbn, writer)
             done += 1
     note = f"{plural_repeats(repeats)} solved once" if repeats else ""
-    run.err.print(render.batch_summary(done, "board", len(run.bad), time.monotonic() - started, note))
+    run.err.print(render.batch_summary(done, "tabulated", len(run.bad), time.monotonic() - started, note))
     run.finish()
 
 
