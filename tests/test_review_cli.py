@@ -12,8 +12,6 @@
 """
 from __future__ import annotations
 
-
-
 from whist_solve.engine import Solver
 from whist_solve.pbn import read_pbn_file
 from whist_solve.review import review_board
@@ -26,7 +24,6 @@ BRIDGE = str(TEST_DATA / "bridge_export.pbn")
 
 # Classic whist, hearts trump, West leads; North's SK in trick 1 throws away
 # the ruff (H2) that wins the trick, and the play goes on to the end.
-
 ENDING = (
     '[Board "1"]\n'
     '[Deal "N:AK.2.. Q.3.3. 2.A.2. 3..A.2"]\n'
