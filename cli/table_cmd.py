@@ -97,13 +97,10 @@ def table(
                 raise result
             _table_board(run, board, board.hands, result, strains, rankings, pbn, writer)
             done += 1
-    note = f"{plural_repeats(repeats)} solved once" if repeats else ""
+    note = (f"{render.plural(repeats, 'board')} {'repeats' if repeats == 1 else 'repeat'} "
+            "an earlier deal, not solved again") if repeats else ""
     run.err.print(render.batch_summary(done, "tabulated", len(run.bad), time.monotonic() - started, note))
     run.finish()
-
-
-def plural_repeats(n: int) -> str:
-    return "1 repeated deal" if n == 1 else f"{n} repeated deals"
 
 
 def table_work(solver, item):

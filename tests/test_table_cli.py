@@ -124,7 +124,7 @@ def test_a_repeated_deal_is_solved_once_and_reported_twice(monkeypatch):
     assert [o["board"] for o in objs] == ["1", "1", "2"]
     assert len(calls) == 2
     assert objs[0]["table"] == objs[1]["table"] and objs[0]["par"] == objs[1]["par"]
-    assert "(1 repeated deal solved once)" in r.stderr
+    assert "(1 board repeats an earlier deal, not solved again)" in r.stderr
     # the same output as each board alone
     for text, obj in ((TWO_ROOMS.split('[Board "2"]')[0].split("\n\n")[1] + "\n\n", objs[1]),):
         alone = json_lines(run(["table", "--json", "-"], input=text))[0]
