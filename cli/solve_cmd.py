@@ -14,7 +14,7 @@ from whist_solve.vocab import SEATS
 
 from . import render
 from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import Run, board_json, make_solver, map_prepared
+from .runner import Repeat, Repeats, Run, board_json, make_solver, map_prepared
 
 
 def solve(
@@ -43,12 +43,16 @@ def solve(
     stop = 0 if from_lead else after_trick
     run = Run(json_out)
     solver = None
+    repeats = Repeats()   # a position that comes again (two rooms) is solved once
 
     def prepare(board):
-        return board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
+        pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
+        return repeats.item(pos, pos)
 
-    for where, board, pos, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
+    for where, board, item, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
         with run.guard(where, board):
+            pos = item.key if isinstance(item, Repeat) else item
+            result = repeats.answer(pos, item, result)
             if isinstance(result, Exception):
                 raise result
             if solver is None and not run.json:
@@ -58,7 +62,10 @@ def solve(
 
 
 def solve_work(solver, pos: Position):
-    """One board's solution (run in a worker process with --jobs)."""
+    """One board's solution (run in a worker process with --jobs); nothing
+    for a repeated position (its first board's solution is used)."""
+    if isinstance(pos, Repeat):
+        return None
     return solver.solve(pos, cards=True, line=True)
 
 

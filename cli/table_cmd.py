@@ -26,16 +26,9 @@ from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
 from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
-from .runner import Run, board_json, map_prepared
+from .runner import Repeat, Repeats, Run, board_json, map_prepared
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
-
-
-class _Repeat:
-    """The work item of a deal already submitted in this run: no search."""
-
-    def __init__(self, key):
-        self.key = key
 
 
 def table(
@@ -68,10 +61,8 @@ def table(
     writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
     if writer is not None:
         writer.writerow(CSV_COLUMNS)
-    submitted = set()     # the deals sent to the solver in this run
-    tables = {}           # deal -> its table (or the exception of its search)
+    repeats = Repeats()   # a deal that comes again is solved once
     done = 0
-    repeats = 0
 
     def prepare(board):
         hands = board.hands
@@ -80,25 +71,18 @@ def table(
         hands = [list(h) for h in hands]
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
-        key = tuple(tuple(sorted(h)) for h in hands)
-        if key in submitted:
-            return _Repeat(key)
-        submitted.add(key)
-        return (hands, strains, rankings)
+        return repeats.item(_deal_key(hands), (hands, strains, rankings))
 
     for where, board, item, result in map_prepared(run, files, prepare, table_work, jobs, tt_mb):
         with run.guard(where, board):
-            if isinstance(item, _Repeat):
-                repeats += 1
-                result = tables[item.key]
-            else:
-                tables[tuple(tuple(sorted(h)) for h in item[0])] = result
+            result = repeats.answer(_deal_key(board.hands), item, result)
             if isinstance(result, Exception):
                 raise result
             _table_board(run, board, board.hands, result, strains, rankings, pbn, writer)
             done += 1
-    note = (f"{render.plural(repeats, 'board')} {'repeats' if repeats == 1 else 'repeat'} "
-            "an earlier deal, not solved again") if repeats else ""
+    n = repeats.count
+    note = (f"{render.plural(n, 'board')} {'repeats' if n == 1 else 'repeat'} "
+            "an earlier deal, not solved again") if n else ""
     run.err.print(render.batch_summary(done, "tabulated", len(run.bad), time.monotonic() - started, note))
     run.finish()
 
@@ -106,10 +90,14 @@ def table(
 def table_work(solver, item):
     """One deal's table (run in a worker process with --jobs); nothing for
     a repeated deal (its first board's table is used)."""
-    if isinstance(item, _Repeat):
+    if isinstance(item, Repeat):
         return None
     hands, strains, rankings = item
     return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
+
+
+def _deal_key(hands):
+    return tuple(tuple(sorted(h)) for h in hands)
 
 
 def board_par(board, table, strains, rankings, hands):

@@ -203,3 +203,26 @@ def test_the_jokers_row_is_not_a_row_of_jacks():
     r = run(["solve", WHIST])
     assert "Jokers JH" in r.stdout and "Jokers JL" in r.stdout
     assert not re.search(r"\bJ (JH|JL|—)", r.stdout)
+
+
+def test_solve_solves_a_repeated_position_once(monkeypatch):
+    from whist_solve.cli import solve_cmd
+    from whist_solve.cli.runner import Repeat
+    real = solve_cmd.solve_work
+    searched = []
+
+    def counting(solver, item):
+        if not isinstance(item, Repeat):
+            searched.append(item)
+        return real(solver, item)
+
+    monkeypatch.setattr(solve_cmd, "solve_work", counting)
+    rooms = TWO_ROOMS.replace('[Dealer "N"]', '[Dealer "N"]\n[Contract "4S"]\n[Declarer "S"]')
+    r = run(["solve", "--json", "-"], input=rooms.split('[Board "2"]')[0])
+    assert r.exit_code == 0, r.stderr
+    a, b = json_lines(r)
+    assert len(searched) == 1
+    assert a == b
+    # the same object as the board solved alone
+    alone = json_lines(run(["solve", "--json", "-"], input=rooms.split("\n\n")[0] + "\n\n"))[0]
+    assert alone == a
