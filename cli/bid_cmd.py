@@ -9,6 +9,7 @@ n of its n + m cards.  A bid of L always needs L + 6 books.
 """
 from __future__ import annotations
 
+import time
 from typing import List, Optional
 
 import typer
@@ -42,8 +43,15 @@ def bid(
     Reduced deals work too: hands of n cards and a kitty of m.
     """
     run = Run(json_out)
-    run.each_board(files, tt_mb, lambda solver, where, board:
-                   _bid_board(run, solver, where, board, bidder, min_bid_3))
+    started = time.monotonic()
+    done = []
+
+    def handle(solver, where, board):
+        _bid_board(run, solver, where, board, bidder, min_bid_3)
+        done.append(where)
+
+    run.each_board(files, tt_mb, handle)
+    run.err.print(render.batch_summary(len(done), "analysed", len(run.bad), time.monotonic() - started))
     run.finish()
 
 

@@ -77,6 +77,11 @@ class Style:
         return "\u2605" if self.symbols else "*"
 
 
+def plural(n: int, word: str, many: Optional[str] = None) -> str:
+    """``1 trick``, ``6 cards``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def board_title(board) -> str:
     """``Board 3  file.pbn``: the title of a board's panel."""
     return f"Board {board.label}  {board.file}"
@@ -99,8 +104,9 @@ def hand_text(st: Style, cards, ranking: str, show_jokers: bool) -> Text:
         ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
         t.append(ranks if ranks else st.dash, style="" if ranks else "dim")
     if show_jokers:
+        # Named in full: a row headed "J" reads as a row of jacks.
         t.append("\n")
-        t.append("J", style=JOKER_STYLE)
+        t.append("Jokers", style=JOKER_STYLE)
         t.append(" ")
         j = [c for c in JOKERS if c in cards]
         if j:
@@ -187,9 +193,11 @@ def _value_line(v: SolveView) -> Text:
     return t
 
 
-def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: int) -> Text:
+def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: int,
+                  started: bool = True) -> Text:
     """'Trump ♠ spades · uptown · W led the first trick' (the heading's first
-    line, shared by the solve and puzzles views)."""
+    line, shared by the solve and puzzles views); 'W to lead' when no card
+    of the deal has been played (``started`` false)."""
     sep = " \u00b7 " if st.symbols else " | "
     t = Text()
     if trump is None:
@@ -201,13 +209,22 @@ def contract_line(st: Style, trump: Optional[str], ranking: str, first_leader: i
     t.append(sep)
     t.append(RANKING_NAMES[ranking], style="bold")
     t.append(sep)
-    t.append(f"{SEATS[first_leader]} led the first trick")
+    t.append(f"{SEATS[first_leader]} led the first trick" if started
+             else f"{SEATS[first_leader]} to lead")
     return t
 
 
+def _started(pos: Position, played_before: int) -> bool:
+    """Whether a card of the deal has been played before ``pos``."""
+    return bool(played_before or pos.trick or pos.ns_tricks or pos.ew_tricks)
+
+
 def _header(st: Style, v: SolveView) -> Text:
-    t = contract_line(st, v.trump, v.ranking, v.first_leader)
-    if v.contract:
+    t = contract_line(st, v.trump, v.ranking, v.first_leader, _started(v.pos, v.played_before))
+    if v.contract == "Pass":
+        t.append(" \u00b7 " if st.symbols else " | ")
+        t.append("passed out")
+    elif v.contract:
         t.append(" \u00b7 " if st.symbols else " | ")
         t.append(f"contract {v.contract}")
         if v.declarer:
@@ -218,7 +235,7 @@ def _header(st: Style, v: SolveView) -> Text:
     pos = v.pos
     if v.played_before:
         t.append("\n")
-        t.append(f"{v.played_before} card(s) already played: ")
+        t.append(f"{plural(v.played_before, 'card')} already played: ")
         t.append(f"N-S won {pos.ns_tricks}, E-W won {pos.ew_tricks}")
         t.append(f"; trick {pos.ns_tricks + pos.ew_tricks + 1} in progress" if pos.trick else "")
     if v.kitty:
@@ -346,11 +363,14 @@ def solve_view(st: Style, v: SolveView):
 
 
 def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str],
-                   rankings: Sequence[str], n_tricks: int, deal=None):
+                   rankings: Sequence[str], n_tricks: int, deal=None, par=None,
+                   note: Optional[str] = None):
     """One table per ranking.  Left block: tricks won by N-S when the seat of
     the column leads to the first trick.  Right block, as bridge players read
     it: tricks won by the declarer's side, the declarer's left-hand opponent
-    leading."""
+    leading.  Both blocks have their columns in the order N E S W.  ``par``
+    (a :class:`whist_solve.par.Par`) is shown under the tables; ``note``
+    (e.g. 'passed out') above them."""
     parts = []
     if deal is not None:
         parts += [deal, Text("")]
@@ -358,6 +378,8 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         f"{n_tricks} tricks. Left: tricks won by N-S when the seat of the column leads to "
         "the first trick. Right, as bridge players read it: tricks won by the declarer's "
         "side, the declarer's left-hand opponent leading (green: more than half).", style="dim")
+    if note:
+        parts += [Text(note, style="bold"), Text("")]
     parts.append(expl)
     for ranking in rankings:
         by_leader = Table(title="N-S tricks by leader",
@@ -368,7 +390,7 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         for s in SEATS:
             by_leader.add_column(s, justify="right", min_width=2)
         by_decl.add_column("")
-        for s in ("N", "S", "E", "W"):
+        for s in SEATS:
             by_decl.add_column(s, justify="right", min_width=2)
         for strain in strains:
             row = table[strain][ranking]
@@ -376,7 +398,7 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
             by_leader.add_row(st.strain(strain), *(str(ns[s]) for s in SEATS))
             # declarer d: the leader is d's left-hand opponent
             decl = []
-            for d in ("N", "S", "E", "W"):
+            for d in SEATS:
                 lho = SEATS[(SEATS.index(d) + 1) % 4]
                 won = ns[lho] if d in ("N", "S") else n_tricks - ns[lho]
                 style = "bold green" if won * 2 > n_tricks else ""
@@ -385,8 +407,20 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
         pair = Table.grid(padding=(0, 6))
         pair.add_row(by_leader, by_decl)
         parts += [Text(""), Text(f"{RANKING_NAMES[ranking].capitalize()} ({ranking})", style="bold"), pair]
+    if par is not None:
+        parts += [Text(""), par_text(par)]
     return Panel(Group(*parts), title=Text(title, style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False)
+
+
+def par_text(p) -> Text:
+    """``Par +620: 4S-NS  (dealer N, vulnerable None; N-S's point of view)``."""
+    t = Text()
+    t.append(p.text(), style="bold")
+    j = p.as_json()
+    t.append(f"  (dealer {j['dealer']}, vulnerable {j['vulnerable']}; scores for N-S)",
+             style="dim")
+    return t
 
 
 def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequence[str]] = None) -> Table:
@@ -553,9 +587,9 @@ def books_line_table(st: Style, hands, res) -> Table:
 
 def puzzle_header(st: Style, pos: Position, first_leader: int, goal: Goal,
             played_before: int) -> Text:
-    t = contract_line(st, pos.trump, pos.ranking, first_leader)
+    t = contract_line(st, pos.trump, pos.ranking, first_leader, _started(pos, played_before))
     if played_before:
-        t.append(f"\n{played_before} card(s) already played: N-S won {pos.ns_tricks}, "
+        t.append(f"\n{plural(played_before, 'card')} already played: N-S won {pos.ns_tricks}, "
                  f"E-W won {pos.ew_tricks}")
         if pos.trick:
             t.append(f"; trick {pos.ns_tricks + pos.ew_tricks + 1} in progress")
@@ -646,6 +680,19 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
     head += f"  {board.file}"
     return Panel(Group(*parts), title=Text(head, style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
+
+
+def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = "") -> Text:
+    """The last line of ``table`` and ``bid`` (stderr): ``4 boards
+    tabulated, 0 errors in 1.20 s``."""
+    t = Text()
+    t.append(f"{plural(done, 'board')} {verb}")
+    t.append(", ")
+    t.append(plural(bad, "error"), style="bold red" if bad else "")
+    if note:
+        t.append(f" ({note})")
+    t.append(f" in {elapsed:.2f} s")
+    return t
 
 
 def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures) -> Text:
@@ -862,3 +909,57 @@ def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: 
              + ("; every card is as good" if every else "") + ").")
     return t
 
+
+
+# --------------------------------------------------------------------------
+# review
+
+
+def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
+                first_leader: int, mistakes_only: bool = False) -> Panel:
+    """``review``: the verdict against the Result tag, the tricks each side
+    lost, then the recorded play card by card: the tricks of the card's side
+    from the position on before and after it, and for a costly card the
+    cards that were right."""
+    sep = " \u00b7 " if st.symbols else " | "
+    head = contract_line(st, trump, ranking, first_leader, started=bool(review.cards))
+    if review.contract is not None:
+        level, strain, declarer = review.contract
+        head.append(sep)
+        head.append(f"contract {level}")
+        head.append_text(st.strain(strain))
+        head.append(f" by {SEATS[declarer]}")
+    verdict = Text(review.verdict(), style="bold")
+    cost = review.cost
+    d, o = review.declarer_side, review.defence_side
+    lost = Text(f"Tricks lost by their own cards: {SIDE_NAMES[d]} (declarer) {cost[d]}, "
+                f"{SIDE_NAMES[o]} (defence) {cost[o]}.")
+    parts = [head, Text(""), verdict, lost]
+    rows = [c for c in review.cards if c.cost > 0] if mistakes_only else list(review.cards)
+    if rows:
+        tbl = Table(title="The play" + (" (the costly cards)" if mistakes_only else ""),
+                    title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        tbl.add_column("trick", justify="right")
+        tbl.add_column("seat", justify="center")
+        tbl.add_column("card")
+        tbl.add_column("side", justify="center")
+        tbl.add_column("before", justify="right")
+        tbl.add_column("after", justify="right")
+        tbl.add_column("lost", justify="right")
+        tbl.add_column("right was")
+        last_trick = None
+        for c in rows:
+            bad = c.cost > 0
+            tbl.add_row(str(c.trick) if c.trick != last_trick else "", SEATS[c.seat], st.card(c.card),
+                        SIDE_NAMES[c.side], str(c.before), str(c.after),
+                        Text(str(c.cost), style="bold red") if bad else Text("", style="dim"),
+                        st.cards(sort_cards(c.best, ranking)) if bad else Text(""),
+                        style=None)
+            last_trick = c.trick
+        parts += [Text(""), tbl,
+                  Text("before, after: tricks of the card's side from the position on with best "
+                       "play (the current trick included)", style="dim")]
+    elif mistakes_only:
+        parts += [Text(""), Text("No card cost its side a trick.", style="dim")]
+    return Panel(Group(*parts), title=Text(board_title(board), style="bold"), title_align="left",
+                 box=box.ROUNDED, expand=False)

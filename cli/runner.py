@@ -59,6 +59,7 @@ class Run:
         self.err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK
+        self.bad: set = set()          # where (file: board) of every error reported
         self.pbn_header = False
         self._progress: Optional[Progress] = None
         self._task = None
@@ -76,6 +77,7 @@ class Run:
 
     def error(self, where: str, text: str) -> None:
         self.status = max(self.status, EXIT_BAD)
+        self.bad.add(where)
         self._message("error", "bold red", where, text)
 
     def warning(self, where: str, text: str) -> None:
@@ -225,6 +227,40 @@ def strip_prefix(message: str, *prefixes: str) -> str:
 
 def make_solver(tt_mb: int):
     return Solver(tt_mb=tt_mb)
+
+
+class Repeat:
+    """A work item standing for a question already sent in this run (a deal
+    that comes again: the Open and Closed rooms of a team match): the work
+    functions skip it and the command reuses the first answer, so that the
+    output is the same as if it had been solved again."""
+
+    def __init__(self, key):
+        self.key = key
+
+
+class Repeats:
+    """The questions of one run: ``item(key, prepared)`` gives ``prepared``
+    the first time and a :class:`Repeat` after; ``answer(item, result)``
+    records a first answer or gives back the one recorded for a repeat."""
+
+    def __init__(self):
+        self.seen = set()
+        self.answers = {}
+        self.count = 0
+
+    def item(self, key, prepared):
+        if key in self.seen:
+            return Repeat(key)
+        self.seen.add(key)
+        return prepared
+
+    def answer(self, key, item, result):
+        if isinstance(item, Repeat):
+            self.count += 1
+            return self.answers[item.key]
+        self.answers[key] = result
+        return result
 
 
 def map_prepared(run: Run, files, prepare, work, jobs: int, tt_mb: int):

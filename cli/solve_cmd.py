@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+import typer
+
 from whist_solve.cards import Position, sort_cards
 from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
 from whist_solve.vocab import SEATS
 
 from . import render
 from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import Run, board_json, make_solver, map_prepared
+from .runner import Repeat, Repeats, Run, board_json, make_solver, map_prepared
 
 
 def solve(
@@ -23,20 +25,34 @@ def solve(
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    from_lead: bool = typer.Option(False, "--from-lead",
+                                   help="Solve from the opening lead (the Play section is ignored)."),
+    after_trick: Optional[int] = typer.Option(None, "--after-trick", min=0, metavar="N",
+                                              help="Solve the position after the first N tricks "
+                                                   "of the Play section."),
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
     card and one optimal line to the end.
 
-    Cards of the board's [bold]Play[/] section are played first.
+    Cards of the board's [bold]Play[/] section are played first (all of them,
+    the first N tricks with [bold]--after-trick N[/], none with [bold]--from-lead[/]).
     """
+    if from_lead and after_trick is not None:
+        raise typer.BadParameter("choose one of --from-lead and --after-trick",
+                                 param_hint="--after-trick")
+    stop = 0 if from_lead else after_trick
     run = Run(json_out)
     solver = None
+    repeats = Repeats()   # a position that comes again (two rooms) is solved once
 
     def prepare(board):
-        return board.position(trump=trump, ranking=ranking, leader=leader)
+        pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
+        return repeats.item(pos, pos)
 
-    for where, board, pos, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
+    for where, board, item, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
         with run.guard(where, board):
+            pos = item.key if isinstance(item, Repeat) else item
+            result = repeats.answer(pos, item, result)
             if isinstance(result, Exception):
                 raise result
             if solver is None and not run.json:
@@ -46,7 +62,10 @@ def solve(
 
 
 def solve_work(solver, pos: Position):
-    """One board's solution (run in a worker process with --jobs)."""
+    """One board's solution (run in a worker process with --jobs); nothing
+    for a repeated position (its first board's solution is used)."""
+    if isinstance(pos, Repeat):
+        return None
     return solver.solve(pos, cards=True, line=True)
 
 
@@ -86,13 +105,25 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
         return
 
     rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
+    shown = _contract_shown(board, pos)
     view = render.SolveView(
         title=render.board_title(board),
         pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,
         tricks=int(result.tricks), cards=cards, trick_rows=rows, decisions=decisions,
         analysed_to=analysed_to,
-        contract=board.tag("Contract"), declarer=board.tag("Declarer", "Bidder"),
+        contract=shown, declarer=board.tag("Declarer", "Bidder") if shown else board.tag("Bidder"),
         kitty=board.kitty or None, played_before=played_count(board, pos),
         nodes=result.nodes, jokers=has_jokers(pos),
     )
     run.emit(render.solve_view(run.style, view))
+
+
+def _contract_shown(board, pos: Position) -> Optional[str]:
+    """The Contract tag for the header, unless the position is solved in
+    another strain or ranking than the contract's (--trump, --ranking)."""
+    text = board.tag("Contract")
+    c = board.contract()
+    if c is not None and not c.passed and (c.trump != pos.trump
+                                                       or c.ranking != pos.ranking):
+        return None
+    return "Pass" if c is not None and c.passed else text

@@ -1,9 +1,18 @@
 """``whist-solve table FILE...``: the double-dummy table of each deal,
 tricks won by N-S for every strain and every leader of the first trick, in
-one or both rankings; for people, as JSON Lines, or as PBN with an
-OptimumResultTable."""
+one or both rankings; for people, as JSON Lines, as CSV, or as PBN with an
+OptimumResultTable.
+
+Bridge boards (52 cards, a Dealer and a Vulnerable tag) get their par when
+the five strains are tabulated uptown.  A deal that comes again in the same
+run (the Open and Closed rooms of a team match) is solved once and reported
+for each board.  The run ends with a summary line on stderr.
+"""
 from __future__ import annotations
 
+import csv
+import sys
+import time
 from typing import List, Optional
 
 import typer
@@ -11,12 +20,15 @@ import typer
 from whist_solve.cards import Position
 from whist_solve.engine import dd_table
 from whist_solve.errors import WhistError
+from whist_solve.par import par as dd_par
 from whist_solve.pbn import table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
 from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
-from .runner import Run, board_json, map_prepared
+from .runner import Repeat, Repeats, Run, board_json, map_prepared
+
+CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
 
 def table(
@@ -28,16 +40,29 @@ def table(
                                                help="Only these strains (repeat, or S,H,...). Default: all five."),
     json_out: bool = JSON_OPT,
     pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
+    csv_out: bool = typer.Option(False, "--csv", help="CSV for spreadsheets: one row per board, strain "
+                                                      "and ranking; N-S tricks for each leader, and the par."),
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
-    leader of the first trick (the full deal; a [bold]Play[/] section is ignored)."""
-    if json_out and pbn:
-        raise typer.BadParameter("choose one of --json and --pbn", param_hint="--pbn")
+    leader of the first trick (the full deal; a [bold]Play[/] section is ignored).
+
+    Bridge boards with [bold]Dealer[/] and [bold]Vulnerable[/] tags get their par.
+    A deal repeated in the files (the two rooms of a team match) is solved once.
+    """
+    if sum((json_out, pbn, csv_out)) > 1:
+        raise typer.BadParameter("choose one of --json, --pbn and --csv",
+                                 param_hint="--csv" if csv_out else "--pbn")
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     run = Run(json_out)
+    started = time.monotonic()
+    writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
+    if writer is not None:
+        writer.writerow(CSV_COLUMNS)
+    repeats = Repeats()   # a deal that comes again is solved once
+    done = 0
 
     def prepare(board):
         hands = board.hands
@@ -46,28 +71,79 @@ def table(
         hands = [list(h) for h in hands]
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
-        return (hands, strains, rankings)
+        return repeats.item(_deal_key(hands), (hands, strains, rankings))
 
     for where, board, item, result in map_prepared(run, files, prepare, table_work, jobs, tt_mb):
         with run.guard(where, board):
+            result = repeats.answer(_deal_key(board.hands), item, result)
             if isinstance(result, Exception):
                 raise result
-            _table_board(run, board, item[0], result, strains, rankings, pbn)
+            _table_board(run, board, board.hands, result, strains, rankings, pbn, writer)
+            done += 1
+    n = repeats.count
+    note = (f"{render.plural(n, 'board')} {'repeats' if n == 1 else 'repeat'} "
+            "an earlier deal, not solved again") if n else ""
+    run.err.print(render.batch_summary(done, "tabulated", len(run.bad), time.monotonic() - started, note))
     run.finish()
 
 
 def table_work(solver, item):
-    """One deal's table (run in a worker process with --jobs)."""
+    """One deal's table (run in a worker process with --jobs); nothing for
+    a repeated deal (its first board's table is used)."""
+    if isinstance(item, Repeat):
+        return None
     hands, strains, rankings = item
     return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
 
 
-def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool) -> None:
+def _deal_key(hands):
+    return tuple(tuple(sorted(h)) for h in hands)
+
+
+def board_par(board, table, strains, rankings, hands):
+    """The par of a bridge board (52 cards, every strain tabulated uptown,
+    Dealer and Vulnerable tags), else None."""
+    if (set(strains) != set(STRAINS) or "up" not in rankings or len(hands[0]) != 13
+            or board.kitty or board.game() != "classic"):
+        return None
+    dealer = board.dealer()
+    vul = board.tag("Vulnerable", "Vul")
+    if dealer is None or vul is None:
+        return None
+    return dd_par(table, dealer, vul)
+
+
+def _passed_out(board) -> bool:
+    try:
+        c = board.contract()
+    except WhistError:
+        return False
+    return c is not None and c.passed
+
+
+def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, writer) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
+    p = board_par(board, table, strains, rankings, hands)
+    passed = _passed_out(board)
+    if writer is not None:
+        deal = board.deal_string()
+        for s in strains:
+            for r in rankings:
+                row = table[s][r]
+                writer.writerow([board.label, deal, s, r, *(row[seat] for seat in SEATS),
+                                 "" if p is None else p.score,
+                                 "" if p is None else p.text().split(": ", 1)[1]])
+        sys.stdout.flush()
+        return
     if run.json:
-        run.emit_json(board_json(board, table=table, tricks_total=n))
+        extra = {}
+        if p is not None:
+            extra["par"] = p.as_json()
+        if passed:
+            extra["note"] = "passed out"
+        run.emit_json(board_json(board, table=table, tricks_total=n, **extra))
         return
     if pbn:
         if not run.pbn_header:
@@ -79,4 +155,5 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool) -
         return
     deal = render.deal_text(run.style, hands, board.kitty)
     run.emit(render.dd_tables_view(run.style, render.board_title(board), table, strains,
-                                   rankings, n, deal))
+                                   rankings, n, deal, par=p,
+                                   note="Passed out (Contract \"Pass\")." if passed else None))

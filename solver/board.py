@@ -295,7 +295,8 @@ class Board:
                 if contract is None:
                     raise self._err("missing trump: no Trump tag or Contract")
                 if contract.passed:
-                    raise self._err("missing trump: no Trump tag and the Contract is Pass")
+                    raise self._err("missing trump: the board was passed out (Contract "
+                                    "\"Pass\") and has no Trump tag; give --trump")
                 strain = contract.strain
         return None if strain == "NT" else strain
 
@@ -421,11 +422,27 @@ class Board:
             raise self._err(str(e)) from None
 
     def position(self, trump: Optional[str] = None, ranking: Optional[str] = None,
-                 leader: Union[int, str, None] = None) -> Position:
+                 leader: Union[int, str, None] = None, tricks: Optional[int] = None) -> Position:
         """The position after the cards of the Play section, with the tricks
-        they won counted in ``ns_tricks``/``ew_tricks``."""
+        they won counted in ``ns_tricks``/``ew_tricks``.
+
+        ``tricks`` stops the replay after that many complete tricks (0: the
+        opening lead's position, the Play section ignored); asking for more
+        tricks than the section records is an error."""
         pos = self.start_position(trump, ranking, leader)
+        if tricks == 0:
+            return pos
         cards = self.play_cards(pos.trump, pos.ranking)
+        if tricks is not None:
+            if tricks < 0:
+                raise self._err(f"cannot stop after trick {tricks}")
+            recorded = len(cards) // 4
+            if tricks > recorded:
+                what = ("no complete trick" if recorded == 0 else
+                        f"only {recorded} complete trick" + ("" if recorded == 1 else "s"))
+                raise self._err(f"cannot stop after trick {tricks}: the Play section "
+                                f"records {what}")
+            cards = cards[:4 * tricks]
         if not cards:
             return pos
         play_seat = self._play_seat()

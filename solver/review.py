@@ -267,6 +267,12 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     contract = None
     c = board.contract()
     decl = board.declarer()
+    extra = 0
+    if board.game() == "bid":
+        # Bid whist: the bidder's side declares, and its discard is a book.
+        if decl is None:
+            decl = board.bidder()
+        extra = 1 if board.kitty else 0
     if c is not None and not c.passed and c.level and decl is not None:
         contract = (c.level, c.strain, decl)
     result = None
@@ -278,6 +284,7 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
             raise WhistError(f"board {board.label}: bad Result tag {value!r} "
                              "(expected the tricks declarer took)") from None
     try:
-        return review_play(start, cards, contract, result, declarer=decl, solver=solver)
+        return review_play(start, cards, contract, result, declarer=decl, solver=solver,
+                           extra_books=extra)
     except PositionError as e:
         raise WhistError(f"board {board.label}: {e}") from None

@@ -1,0 +1,73 @@
+"""``whist-solve review FILE...``: the recorded play of each board (its
+``[Play]`` section) against double-dummy: every card's value before and
+after it was played, the cards that cost their side tricks (who, which
+trick, how many, what was right) and the contract's double-dummy verdict
+against the ``Result`` tag (:mod:`whist_solve.review`)."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from whist_solve.review import review_board
+from whist_solve.vocab import SEATS
+
+from . import render
+from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT,
+                      TT_OPT)
+from .runner import Run, board_json, file_name, map_prepared
+
+
+def review(
+    files: List[str] = FILES_ARG,
+    trump: Optional[str] = TRUMP_OPT,
+    ranking: Optional[str] = RANKING_OPT,
+    leader: Optional[str] = LEADER_OPT,
+    mistakes_only: bool = typer.Option(False, "--mistakes-only", "-m",
+                                       help="List only the cards that cost their side tricks "
+                                            "(the JSON output keeps every card)."),
+    json_out: bool = JSON_OPT,
+    tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
+) -> None:
+    """The recorded play against double-dummy: each card's value before
+    and after it, the cards that cost their side tricks, and the
+    contract's double-dummy verdict against the [bold]Result[/] tag.
+
+    Boards without a [bold]Play[/] section are named on stderr and skipped.
+    """
+    run = Run(json_out)
+
+    def prepare(board):
+        passed = trump is None and _passed_out(board)
+        start = None if passed else board.start_position(trump, ranking, leader)
+        if start is None or not board.play_cards(start.trump, start.ranking):
+            why = "passed out" if start is None else "no recorded play (no cards in a Play section)"
+            run.warning(f"{file_name(board.file)}: board {board.label}", f"{why}: nothing to review")
+            return None
+        return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
+
+    for where, board, item, result in map_prepared(run, files, prepare, review_work, jobs, tt_mb):
+        with run.guard(where, board):
+            if isinstance(result, Exception):
+                raise result
+            _, _, _, _, pos_trump, pos_ranking, first_leader = item
+            if run.json:
+                run.emit_json(board_json(board, trump=pos_trump or "NT", ranking=pos_ranking,
+                                         leader=SEATS[first_leader], **result.as_json(),
+                                         file=board.file))
+            else:
+                run.emit(render.review_view(run.style, board, result, pos_trump, pos_ranking,
+                                            first_leader, mistakes_only))
+    run.finish()
+
+
+def _passed_out(board) -> bool:
+    c = board.contract()
+    return c is not None and c.passed and board.tag("Trump") is None
+
+
+def review_work(solver, item):
+    """One board's review (run in a worker process with --jobs)."""
+    board, trump, ranking, leader = item[:4]
+    return review_board(board, trump, ranking, leader, solver=solver)

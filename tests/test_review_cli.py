@@ -1,0 +1,164 @@
+"""``whist-solve review`` and ``solve --from-lead / --after-trick`` (SPEC §3).
+
+(a) review of real played boards: the JSON equals the library's review
+    (checked against DDS and the reference in test_review.py), card by card;
+    the text shows the verdict and the costly cards;
+(b) a classic whist ending with its play: every card's before/after equal
+    the independent reference minimax's card values;
+(c) boards without play (passed out, no Play section): a warning, no
+    output, exit 0; an illegal card: an error naming the board, exit 2;
+(d) --jobs 2 prints the same as one process;
+(e) solve from the opening lead and after N recorded tricks.
+"""
+from __future__ import annotations
+
+from whist_solve.engine import Solver
+from whist_solve.pbn import read_pbn_file
+from whist_solve.review import review_board
+
+from support import TEST_DATA
+from support.cli_run import board, json_lines, run
+from support.reference import ref_card_values, trick_winner
+
+BRIDGE = str(TEST_DATA / "bridge_export.pbn")
+
+# Classic whist, hearts trump, West leads; North's SK in trick 1 throws away
+# the ruff (H2) that wins the trick, and the play goes on to the end.
+ENDING = (
+    '[Board "1"]\n'
+    '[Deal "N:AK.2.. Q.3.3. 2.A.2. 3..A.2"]\n'
+    '[Trump "H"]\n'
+    '[Leader "W"]\n'
+    '[Play "W"]\n'
+    'DA SK D3 D2\n'
+    'S3 SA SQ S2\n'
+    'C2 H2 H3 HA\n'
+    '*\n\n')
+
+
+def test_review_json_equals_the_library_on_real_boards():
+    r = run(["review", "--json", BRIDGE])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    assert [o["board"] for o in objs] == ["1", "2", "4"]
+    boards = {b.label: b for b in read_pbn_file(BRIDGE)}
+    solver = Solver()
+    for o in objs:
+        lib = review_board(boards[o["board"]], solver=solver).as_json()
+        for key, value in lib.items():
+            assert o[key] == value, (o["board"], key)
+    one = objs[0]
+    assert one["trump"] == "S" and one["leader"] == "W"
+    assert len(one["cards"]) == 52
+    assert set(one["cards"][0]) >= {"card", "seat", "trick", "before", "after"}
+    assert one["result"]["tricks"] == 3
+    assert one["dd_tricks"] == 8
+    assert one["cost"] == {"NS": sum(c["cost"] for c in one["cards"] if c["seat"] in "NS"),
+                           "EW": sum(c["cost"] for c in one["cards"] if c["seat"] in "EW")}
+    assert "board 3: passed out: nothing to review" in r.stderr
+
+
+def test_review_text_shows_the_verdict_and_the_costly_cards():
+    b = read_pbn_file(BRIDGE)[1]
+    lib = review_board(b)
+    r = run(["review", "--mistakes-only", BRIDGE])
+    assert r.exit_code == 0, r.stderr
+    flat = " ".join(r.stdout.replace("│", " ").split())
+    assert " ".join(lib.verdict().split()) in flat
+    assert "3NT by N: makes 9 double-dummy; 9 taken (Result)" in flat
+    assert "The play (the costly cards)" in r.stdout
+    full = run(["review", BRIDGE])
+    # Every card of board 1's 52 has a row in the full listing, not in the short one.
+    assert len(full.stdout.splitlines()) > len(r.stdout.splitlines()) + 40
+
+
+def _reference_review(text):
+    """(card, seat, before, after) for every card of the ending's play, by the
+    reference minimax."""
+    hands = [set(["SA", "SK", "H2"]), set(["SQ", "H3", "D3"]), set(["S2", "HA", "D2"]),
+             set(["S3", "DA", "C2"])]
+    play = ["DA", "SK", "D3", "D2", "S3", "SA", "SQ", "S2", "H2", "H3", "HA", "C2"]
+    leader, trick, out = 3, [], []
+    for card in play:
+        seat = (leader + len(trick)) % 4
+        vals = ref_card_values([sorted(h) for h in hands], "H", "up", leader, tuple(trick))
+        out.append((card, "NESW"[seat], max(vals.values()), vals[card]))
+        hands[seat].discard(card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader, trick = trick_winner(trick, leader, "H", "up"), []
+    return out
+
+
+def test_review_of_a_whist_ending_equals_the_reference():
+    r = run(["review", "--json", "-"], input=ENDING)
+    assert r.exit_code == 0, r.stderr
+    (obj,) = json_lines(r)
+    got = [(c["card"], c["seat"], c["before"], c["after"]) for c in obj["cards"]]
+    assert got == _reference_review(ENDING)
+    sk = obj["cards"][1]
+    assert sk["card"] == "SK" and sk["cost"] == 1 and sk["best"] == ["H2"]
+    assert obj["played_tricks"] is not None
+    text = run(["review", "-"], input=ENDING).stdout
+    assert "N-S" in text and "lost a trick at trick 1 (N SK)" in " ".join(text.split())
+
+
+def test_boards_without_play_are_named_and_skipped():
+    src = board("7", "N:A... K... Q... J...", '[Trump "NT"]', '[Leader "N"]')
+    r = run(["review", "--json", "-"], input=src)
+    assert r.exit_code == 0 and r.stdout == ""
+    assert "board 7: no recorded play" in r.stderr
+
+
+def test_an_illegal_card_names_the_board_and_the_trick():
+    bad = ENDING.replace("S3 SA SQ S2", "S3 SA D3 S2").replace("DA SK D3 D2", "DA SK SQ D2")
+    r = run(["review", "-"], input=bad)
+    assert r.exit_code == 2
+    assert "board 1" in r.stderr and "trick" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_review_with_jobs_prints_the_same():
+    one = run(["review", "--json", BRIDGE])
+    two = run(["review", "--json", "--jobs", "2", BRIDGE])
+    assert two.exit_code == 0, two.stderr
+    assert two.stdout == one.stdout
+
+
+# --------------------------------------------------------------------------
+# solve --from-lead / --after-trick
+
+
+def _solve_json(args, input=None):
+    r = run(["solve", "--json", *args], input=input)
+    return r, json_lines(r)
+
+
+def test_from_lead_ignores_the_play():
+    text = open(BRIDGE, encoding="latin-1").read().split('[Board "2"]')[0]
+    r, (obj,) = _solve_json(["--from-lead", "-"], input=text)
+    assert r.exit_code == 0, r.stderr
+    no_play = text.split('[Play "W"]')[0] + '[Leader "W"]\n'
+    _, (plain,) = _solve_json(["-"], input=no_play)
+    for key in ("turn", "tricks", "cards", "tricks_left", "won", "trick"):
+        assert obj[key] == plain[key], key
+    assert obj["tricks_left"] == 13 and obj["turn"] == "W"
+
+
+def test_after_trick_n_stops_after_n_recorded_tricks():
+    b = read_pbn_file(BRIDGE)[1]            # 3NT by N, five tricks and a card recorded
+    pos = b.position(tricks=3)
+    assert pos.tricks_left == 10 and not pos.trick
+    r, objs = _solve_json(["--after-trick", "3", BRIDGE])
+    obj = next(o for o in objs if o["board"] == "2")
+    assert obj["tricks_left"] == 10 and obj["trick"] == []
+    assert obj["won"] == {"NS": pos.ns_tricks, "EW": pos.ew_tricks}
+    assert obj["turn"] == "NESW"[pos.turn]
+    # board 4 records two tricks: asking for more is that board's error
+    assert "board 4: cannot stop after trick 3: the Play section records only 2 complete tricks" \
+        in r.stderr
+    assert r.exit_code == 2
+
+
+def test_from_lead_and_after_trick_exclude_each_other():
+    r = run(["solve", "--from-lead", "--after-trick", "1", BRIDGE])
+    assert r.exit_code == 2 and "choose one of --from-lead and --after-trick" in r.stderr

@@ -1,0 +1,228 @@
+"""``whist-solve table`` for bridge files, and the headers (issue: what
+players do with their files).
+
+(a) par: shown under the table and in JSON for 52-card boards with Dealer
+    and Vulnerable, equal to the library's par of the table and to DDS's
+    par (endplay); none for endings or when a strain is left out;
+(b) a passed-out board gets its table and a note; solve names the missing
+    trump;
+(c) a deal that comes twice (two rooms) is solved once and reported twice;
+(d) --csv read back with the csv module; the summary line on stderr;
+(e) the headers: both blocks N E S W, 'W to lead', plurals, no stale
+    contract after --trump, the jokers row.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from whist_solve.engine import dd_table
+from whist_solve.par import par
+from whist_solve.pbn import read_pbn_file
+
+from support import TEST_DATA, needs_dds
+from support.cli_run import board, json_lines, run
+
+BRIDGE = str(TEST_DATA / "bridge_export.pbn")
+WHIST = str(TEST_DATA / "whist.pbn")
+SUMMARY = re.compile(r"^(\d+) boards? (tabulated|analysed), (\d+) errors?( \(.*\))? in \d+\.\d\d s$")
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.replace("│", " ").split())
+
+
+def test_par_in_json_equals_the_library_par_of_the_table():
+    r = run(["table", "--json", BRIDGE])
+    assert r.exit_code == 0, r.stderr
+    objs = {o["board"]: o for o in json_lines(r)}
+    boards = {b.label: b for b in read_pbn_file(BRIDGE)}
+    for label in ("1", "2", "3"):
+        b = boards[label]
+        want = par(dd_table(b.hands), b.dealer(), b.tags["Vulnerable"]).as_json()
+        assert objs[label]["par"] == want
+    assert objs["1"]["par"]["score"] == -500
+    assert objs["1"]["par"]["contracts"][0]["contract"] == "7HX-NS-3"
+    assert "par" not in objs["4"]            # a three-card ending
+    r = run(["table", "--json", "--strain", "S,H,D,C", BRIDGE])
+    assert all("par" not in o for o in json_lines(r))
+
+
+def test_par_under_the_table():
+    r = run(["table", BRIDGE])
+    flat = _flat(r.stdout)
+    assert "Par -500: 7HX-NS-3 (dealer N, vulnerable None; scores for N-S)" in flat
+    assert "Par +430: 3NT-NS+1 (dealer W, vulnerable EW" in flat
+
+
+@needs_dds
+def test_par_equals_dds_par_on_real_boards():
+    from endplay.dds import calc_dd_table, par as ep_par
+    from endplay.types import Player, Vul
+    from support.dds_helpers import make_deal
+    vmap = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
+    denoms = {0: "NT", 1: "S", 2: "H", 3: "D", 4: "C"}
+    r = run(["table", "--json", BRIDGE])
+    boards = {b.label: b for b in read_pbn_file(BRIDGE)}
+    checked = 0
+    for obj in json_lines(r):
+        if "par" not in obj:
+            continue
+        b = boards[obj["board"]]
+        data = ep_par(calc_dd_table(make_deal(b.hands, "NT", 0)),
+                      vmap[b.tags["Vulnerable"]], Player(b.dealer()))._data
+        theirs = []
+        for i in range(data.number):
+            c = data.contracts[i]
+            seats = ["N", "S"] if c.seats == 4 else ["E", "W"] if c.seats == 5 else ["NESW"[c.seats]]
+            theirs.append((c.level, denoms[c.denom], seats, c.overTricks, c.underTricks))
+        ours = [(c["level"], c["strain"], c["declarer"], c["overtricks"], c["undertricks"])
+                for c in obj["par"]["contracts"]]
+        assert obj["par"]["score"] == data.score, obj["board"]
+        assert sorted(ours) == sorted(theirs), obj["board"]
+        checked += 1
+    assert checked == 3
+
+
+def test_a_passed_out_board_gets_its_table_and_a_note():
+    r = run(["table", "--json", BRIDGE])
+    three = next(o for o in json_lines(r) if o["board"] == "3")
+    assert three["note"] == "passed out" and three["table"]["NT"]["up"]["N"] == 11
+    assert "Passed out" in run(["table", BRIDGE]).stdout
+    r = run(["solve", BRIDGE])
+    assert "board 3: missing trump: the board was passed out" in r.stderr
+    text = open(BRIDGE, encoding="latin-1").read()
+    board3 = '[Board "3"]' + text.split('[Board "3"]')[1].split("{ Board 4")[0]
+    r = run(["solve", "--trump", "NT", "-"], input=board3)
+    assert r.exit_code == 0, r.stderr
+    assert "N to lead · passed out" in r.stdout
+
+
+TWO_ROOMS = (board("1", "N:JT64.AQT93.962.5 AK7.J65.AK74.J98 Q985.K8742..QT63 32..QJT853.AK742",
+                   '[Room "Open"]', '[Dealer "N"]', '[Vulnerable "None"]')
+             + board("1", "E:AK7.J65.AK74.J98 Q985.K8742..QT63 32..QJT853.AK742 JT64.AQT93.962.5",
+                     '[Room "Closed"]', '[Dealer "N"]', '[Vulnerable "None"]')
+             + board("2", "N:AQ.63.AJT4.KJ865 T42.9842.9863.32 J85.AJ7.K752.T74 K9763.KQT5.Q.AQ9",
+                     '[Dealer "E"]', '[Vulnerable "NS"]'))
+
+
+def test_a_repeated_deal_is_solved_once_and_reported_twice(monkeypatch):
+    from whist_solve.cli import table_cmd
+    calls = []
+
+    def counting(hands, **kw):
+        calls.append(hands)
+        return dd_table(hands, **kw)
+
+    monkeypatch.setattr(table_cmd, "dd_table", counting)
+    r = run(["table", "--json", "-"], input=TWO_ROOMS)
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    assert [o["board"] for o in objs] == ["1", "1", "2"]
+    assert len(calls) == 2
+    assert objs[0]["table"] == objs[1]["table"] and objs[0]["par"] == objs[1]["par"]
+    assert "(1 board repeats an earlier deal, not solved again)" in r.stderr
+    # the same output as each board alone
+    for text, obj in ((TWO_ROOMS.split('[Board "2"]')[0].split("\n\n")[1] + "\n\n", objs[1]),):
+        alone = json_lines(run(["table", "--json", "-"], input=text))[0]
+        assert alone == obj
+
+
+def test_csv_read_back():
+    r = run(["table", "--csv", "--ranking", "both", BRIDGE])
+    assert r.exit_code == 0, r.stderr
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert list(rows[0]) == ["board", "deal", "strain", "ranking", "N", "E", "S", "W",
+                             "par_score", "par"]
+    assert len(rows) == 4 * 5 * 2
+    objs = {o["board"]: o for o in json_lines(run(["table", "--json", "--ranking", "both", BRIDGE]))}
+    for row in rows:
+        o = objs[row["board"]]
+        assert row["deal"] == o["deal"]
+        assert {s: int(row[s]) for s in "NESW"} == o["table"][row["strain"]][row["ranking"]]
+        if "par" in o:
+            assert int(row["par_score"]) == o["par"]["score"]
+            assert row["par"] == " ".join(c["contract"] for c in o["par"]["contracts"])
+        else:
+            assert row["par_score"] == row["par"] == ""
+    r = run(["table", "--csv", "--json", BRIDGE])
+    assert r.exit_code == 2
+
+
+def test_summary_lines():
+    r = run(["table", BRIDGE])
+    last = r.stderr.strip().splitlines()[-1]
+    m = SUMMARY.match(last)
+    assert m and m.group(1) == "4" and m.group(3) == "0", last
+    bad = board("9", "N:AK... Q... 2... 3...")       # unequal hands
+    r = run(["table", "-"], input=bad + board("10", "N:A... K... Q... J..."))
+    m = SUMMARY.match(r.stderr.strip().splitlines()[-1])
+    assert m and m.group(1) == "1" and m.group(3) == "1"
+    assert "1 board tabulated, 1 error in" in r.stderr
+    r = run(["bid", WHIST])
+    m = SUMMARY.match(r.stderr.strip().splitlines()[-1])
+    assert m and m.group(2) == "analysed" and m.group(3) == "2"
+
+
+# --------------------------------------------------------------------------
+# headers
+
+
+def test_both_blocks_of_the_table_in_the_order_n_e_s_w():
+    r = run(["table", BRIDGE])
+    heads = [ln for ln in r.stdout.splitlines() if re.search(r"\bN\s+E\s+S\s+W\b", ln)]
+    assert heads and all(len(re.findall(r"\bN\s+E\s+S\s+W\b", ln)) == 2 for ln in heads)
+    assert not re.search(r"\bN\s+S\s+E\s+W\b", r.stdout)
+    # by declarer, spades of board 1: N 7, E 5, S 8, W 5
+    assert re.search(r"♠\s+8\s+7\s+8\s+8\s+♠\s+7\s+5\s+8\s+5", r.stdout)
+
+
+def test_headers_say_what_happened():
+    src = board("5", "N:AK... QJ... T9... 87...", '[Trump "NT"]', '[Leader "W"]',
+                '[Contract "3NT"]', '[Declarer "S"]')
+    out = _flat(run(["solve", "-"], input=src).stdout)
+    assert "W to lead" in out and "led the first trick" not in out
+    assert "contract 3NT by S" in out
+    out = _flat(run(["solve", "--trump", "S", "-"], input=src).stdout)
+    assert "contract 3NT" not in out and "Trump ♠ spades" in out
+    played = src.replace('[Leader "W"]', '[Play "W"]\nS8 SA SQ ST\n')
+    out = _flat(run(["solve", "-"], input=played).stdout)
+    assert "W led the first trick" in out and "4 cards already played" in out
+    one = src.replace('[Leader "W"]', '[Play "W"]\nS8 SA - -\n')
+    out = _flat(run(["solve", "-"], input=one).stdout)
+    assert "2 cards already played" in out
+    one = src.replace('[Leader "W"]', '[Play "W"]\nS8 - - -\n')
+    out = _flat(run(["solve", "-"], input=one).stdout)
+    assert "1 card already played" in out and "card(s)" not in out
+
+
+def test_the_jokers_row_is_not_a_row_of_jacks():
+    r = run(["solve", WHIST])
+    assert "Jokers JH" in r.stdout and "Jokers JL" in r.stdout
+    assert not re.search(r"\bJ (JH|JL|—)", r.stdout)
+
+
+def test_solve_solves_a_repeated_position_once(monkeypatch):
+    from whist_solve.cli import solve_cmd
+    from whist_solve.cli.runner import Repeat
+    real = solve_cmd.solve_work
+    searched = []
+
+    def counting(solver, item):
+        if not isinstance(item, Repeat):
+            searched.append(item)
+        return real(solver, item)
+
+    monkeypatch.setattr(solve_cmd, "solve_work", counting)
+    rooms = TWO_ROOMS.replace('[Dealer "N"]', '[Dealer "N"]\n[Contract "4S"]\n[Declarer "S"]')
+    r = run(["solve", "--json", "-"], input=rooms.split('[Board "2"]')[0])
+    assert r.exit_code == 0, r.stderr
+    a, b = json_lines(r)
+    assert len(searched) == 1
+    assert a == b
+    # the same object as the board solved alone
+    alone = json_lines(run(["solve", "--json", "-"], input=rooms.split("\n\n")[0] + "\n\n"))[0]
+    assert alone == a
