@@ -486,11 +486,56 @@ def bid_view(st: Style, board, hands, kitty, seat: int, exchanges, summary,
                        f"({option_label(st, best.trump, best.ranking).plain}); "
                        f"a bid of {low} would score {summary.score:+d}")
     deal = deal_text(st, hands, kitty)
-    return Panel(Group(deal, Text(""), head, table, verdict), title=Text(board_title(board), style="bold"),
+    rule = Text(summary.scoring.describe(), style="dim")
+    return Panel(Group(deal, Text(""), head, table, verdict, rule),
+                 title=Text(board_title(board), style="bold"),
                  title_align="left", box=box.ROUNDED, expand=False)
 
 
-def check_view(st: Style, board, hands, kitty, seat: int, res) -> Panel:
+def auction_view(st: Style, board, hands, kitty, auction) -> Panel:
+    """``bid`` with no bidder: each seat's best choice and highest makeable
+    bid, and the seat that should win the auction."""
+    n = len(hands[0])
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("Bidder", no_wrap=True)
+    table.add_column("Best choice", no_wrap=True)
+    table.add_column("Books", justify="right")
+    table.add_column("Highest bid", no_wrap=True)
+    table.add_column("Score", justify="right")
+    for sa in auction.seats:
+        s = sa.summary
+        win = sa.seat == auction.winner
+        label = Text(f"{SEAT_NAMES[SEATS[sa.seat]]} ({side_name(sa.seat)})")
+        if win:
+            label.append(f" {st.star}", style="bold yellow")
+        table.add_row(
+            label,
+            option_label(st, s.best.trump, s.best.ranking),
+            Text(str(s.best.books), style="bold" if win else ""),
+            Text(s.contract if s.level else st.dash, style="" if s.level else "dim"),
+            f"{s.score:+d}" if s.level else st.dash,
+            style="on grey15" if win else None,
+        )
+    head = Text()
+    head.append("Every seat as the bidder", style="bold")
+    head.append(f", {n} tricks to play; books count the discard's book.")
+    verdict = Text()
+    if auction.winner is None:
+        verdict.append("No seat can make a bid", style="bold red")
+    else:
+        s = auction.seats[auction.winner].summary
+        verdict.append("Should win the auction: ", style="bold")
+        verdict.append(f"{SEAT_NAMES[SEATS[auction.winner]]} ", style="bold")
+        verdict.append(f"{s.name}", style="bold green")
+        verdict.append(f" ({s.contract}): {s.best.books} books, scores {s.score:+d}")
+    rule = Text(auction.seats[0].summary.scoring.describe(), style="dim")
+    deal = deal_text(st, hands, kitty)
+    return Panel(Group(deal, Text(""), head, table, verdict, rule),
+                 title=Text(board_title(board), style="bold"),
+                 title_align="left", box=box.ROUNDED, expand=False)
+
+
+def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None) -> Panel:
     """``check``: the deal, the verdict, the keep and discard and one
     optimal play."""
     head = Text()
@@ -502,6 +547,16 @@ def check_view(st: Style, board, hands, kitty, seat: int, res) -> Panel:
     else:
         head.append("not makeable", style="bold red")
     head.append(f", {res.books} books with the best discard ({res.need} needed)")
+    score = Text()
+    if res.makeable:
+        score.append(f"Made with {res.books} books: scores {res.score(scoring):+d}")
+    else:
+        score.append(f"Set by {res.set_by}", style="bold red")
+        score.append(f": scores {res.score(scoring):+d}")
+    if scoring is not None:
+        score.append(f" ({scoring.describe()})", style="dim")
+    head.append("\n")
+    head.append_text(score)
     ex = Table.grid(padding=(0, 2))
     ex.add_row(Text("Keep", style="bold"), compact_hand(st, res.keep, res.ranking))
     ex.add_row(Text("Discard", style="bold"), compact_hand(st, res.discard, res.ranking))
@@ -520,6 +575,7 @@ def books_line_table(st: Style, hands, res) -> Table:
     side = res.bidder % 2
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("Trick", justify="right")
+    t.add_column("Led")
     for s in SEATS:
         t.add_column(s, justify="center")
     t.add_column("Won by")
@@ -528,6 +584,8 @@ def books_line_table(st: Style, hands, res) -> Table:
     cards = {}
     number = 1
     for c in res.line:
+        if not pos.trick:
+            led_by = pos.turn
         cards[pos.turn] = (c, pos.turn == pos.leader)
         pos = pos.play(c)
         if not pos.trick:
@@ -541,7 +599,7 @@ def books_line_table(st: Style, hands, res) -> Table:
                 if led:
                     txt.stylize("underline")
                 row.append(txt)
-            t.add_row(str(number), *row, SEATS[winner], str(books))
+            t.add_row(str(number), SEATS[led_by], *row, SEATS[winner], str(books))
             cards = {}
             number += 1
     return t
