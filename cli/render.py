@@ -920,3 +920,168 @@ def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: 
              + ("; every card is as good" if every else "") + ").")
     return t
 
+
+
+# --------------------------------------------------------------------------
+# play: the compact screen (fits 80 x 24)
+
+
+def one_line_hand(st: Style, cards, ranking: str) -> Text:
+    """``♠KJ74 ♥Q4 ♦JT7 ♣— JH``: a hand on one line (a void as a dash)."""
+    ordered = sort_cards(cards, ranking)
+    t = Text()
+    for i, s in enumerate(SUITS):
+        if i:
+            t.append(" ")
+        ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
+        t.append(st.suit(s) + (ranks or st.dash), style=SUIT_STYLES[s] if ranks else "dim")
+    for j in JOKERS:
+        if j in cards:
+            t.append(" ")
+            t.append(j, style=JOKER_STYLE)
+    return t
+
+
+def play_board_line(st: Style, board, name: str, nboards: int, pos: Position,
+                    kitty: Sequence[str] = ()) -> Text:
+    """``play``: one or two lines: the board, its file, the trump and
+    ranking, and the kitty in bid whist."""
+    head = Text(f"Board {board.label}", style="bold")
+    title = (board.tags.get("Title") or "").strip()
+    if title:
+        head.append(f": {title}", style="bold")
+    head.append(f"  {name}", style="dim")
+    if nboards > 1:
+        head.append(f" ({nboards} boards)", style="dim")
+    head.append("  ")
+    if pos.trump is None:
+        head.append("No-trump", style="bold")
+    else:
+        head.append("Trump ", style="bold")
+        head.append_text(st.strain(pos.trump))
+        head.append(f" {strain_name(pos.trump)}", style="bold")
+    head.append(f", {RANKING_NAMES[pos.ranking]}")
+    if kitty:
+        head.append("\nKitty ", style="bold")
+        head.append_text(compact_hand(st, kitty, pos.ranking))
+    return head
+
+
+def play_compass_rows(st: Style, pos: Position) -> Group:
+    """The compass with North and South centred over the whole width."""
+    played = {(pos.leader + i) % 4: c for i, c in enumerate(pos.trick)}
+
+    def seat_line(seat: int) -> Text:
+        t = Text(SEAT_NAMES[SEATS[seat]], style="bold yellow" if seat == pos.turn else "bold")
+        t.append(("\u25b8 " if st.symbols else "> ") if seat == pos.turn and not pos.is_over()
+                 else "  ")
+        t.append_text(one_line_hand(st, pos.hands[seat], pos.ranking))
+        return t
+
+    def in_trick(seat: int) -> Text:
+        c = played.get(seat)
+        if c is not None:
+            return st.card(c)
+        return Text("\u00b7 " if st.symbols else ". ", style="dim")
+
+    def card_at(column: int, seat: int) -> Text:
+        t = Text(" " * column)
+        t.append_text(in_trick(seat))
+        return t
+
+    lines = []
+    north = seat_line(0)
+    north.pad_left(20)
+    lines.append(north)
+    lines.append(card_at(37, 0))
+    west = seat_line(3)
+    west.truncate(33, pad=True)
+    mid = Text(" " * 2)
+    mid.append_text(in_trick(3))
+    mid.append(" " * 3)
+    mid.append_text(in_trick(1))
+    mid.append(" " * 2)
+    lines.append(west + mid + seat_line(1))
+    lines.append(card_at(37, 2))
+    south = seat_line(2)
+    south.pad_left(20)
+    lines.append(south)
+    return Group(*lines)
+
+
+def play_tricks(st: Style, rows: Sequence[LineTrick], most: int = 9) -> Optional[Text]:
+    """``play``: the tricks played, three to a line (the last ``most``):
+    ``3 W ♣K ♣5 ♣2 ♣3 >W``, the cards from the leader's; a card that cost
+    its side tricks has a ``*``."""
+    done = [r for r in rows if r.winner is not None]
+    if not done:
+        return None
+    shown = done[-most:]
+    t = Text("Tricks played", style="bold")
+    if len(done) > len(shown):
+        t.append(f" (the last {len(shown)} of {len(done)})", style="dim")
+    for i, r in enumerate(shown):
+        t.append("\n" if i % 3 == 0 else "   ")
+        t.append(f"{r.number:>2} {SEATS[r.leader]} ")
+        for k in range(4):
+            seat = (r.leader + k) % 4
+            c = r.cards.get(seat)
+            if c is None:
+                continue
+            txt = st.card(c)
+            if seat in r.before:
+                txt.stylize("dim")
+            t.append_text(txt)
+            t.append("*" if seat in r.choice_seats else " ", style="bold yellow")
+        t.append(f"{st.arrow}{SEATS[r.winner]}", style="dim")
+    return t
+
+
+def play_values(st: Style, v: SolveView) -> Text:
+    """``play``: the legal cards of the seat on turn with the tricks its
+    side takes after each, cards of equal value on one line, best first."""
+    side = side_name(v.pos.turn)
+    t = Text(f"{SEAT_NAMES[SEATS[v.pos.turn]]}'s cards, {side} tricks after each:", style="bold")
+    best = max(v.cards.values()) if v.cards else None
+    by_value: Dict[int, List[str]] = {}
+    for c, n in v.cards.items():
+        by_value.setdefault(n, []).append(c)
+    for n in sorted(by_value, reverse=True):
+        t.append("\n")
+        if n == best:
+            t.append(f"{n:>3}  ", style="bold green")
+            t.append(f"{st.star} best", style="bold green")
+        else:
+            t.append(f"{n:>3}  ")
+            t.append(f"{n - best:+d}".ljust(6), style="red")
+        t.append("  ")
+        t.append_text(st.cards(sort_cards(by_value[n], v.ranking), " "))
+    return t
+
+
+def play_summary(moves, before: int, pos: Position, start_ns: int, over: bool) -> Text:
+    """``play``: the summary when the board ends or on quit: the tricks, the
+    double-dummy result from the loaded position, the mistakes (who, which
+    trick, what they cost) and the tricks each side lost."""
+    t = Text("Summary: ", style="bold")
+    total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
+    if over:
+        t.append(f"N-S {pos.ns_tricks}, E-W {pos.ew_tricks}")
+    else:
+        t.append(f"{len(moves)} card{'s' if len(moves) != 1 else ''} played, "
+                 f"N-S {pos.ns_tricks}, E-W {pos.ew_tricks} so far")
+    t.append(f"; double-dummy from the loaded position: N-S {start_ns}, E-W {total - start_ns}.")
+    bad = [(i, m) for i, m in enumerate(moves) if m.cost > 0]
+    lost = {"N-S": 0, "E-W": 0}
+    for _i, m in bad:
+        lost[side_name(m.seat)] += m.cost
+    t.append(f"\nMistakes: {len(bad)}")
+    if bad:
+        parts = []
+        for i, m in bad:
+            trick = (before + i) // 4 + 1
+            parts.append(f"{SEATS[m.seat]} {m.card} at trick {trick} "
+                         f"(-{m.cost})")
+        t.append(": " + ", ".join(parts))
+    t.append(f".  Tricks lost: N-S {lost['N-S']}, E-W {lost['E-W']}.")
+    return t
