@@ -96,3 +96,8 @@ BOSTON_OPT = typer.Option(0, "--boston", "--all-books-bonus", min=0, metavar="PO
                           help="Variant: bonus points for a Boston (a made bid that takes every "
                                "book, 13 in the full game); 0: no bonus.")
 MIN_BID_3_OPT = typer.Option(False, "--min-bid-3", help="Variant: the lowest bid is 3 (9 books).")
+
+# Printable diagrams (solve, table, puzzles).
+HTML_OPT = typer.Option(None, "--html", metavar="FILE",
+                        help="Also write the boards as one self-contained HTML page "
+                             "(diagrams, card values, the best line) to FILE.")

@@ -11,7 +11,9 @@ from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .html import HtmlPage, write_page
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT,
+                      TT_OPT)
 from .runner import Run, board_json, make_solver, map_prepared
 
 
@@ -23,6 +25,7 @@ def solve(
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    html: Optional[str] = HTML_OPT,
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
     card and one optimal line to the end.
@@ -31,6 +34,7 @@ def solve(
     """
     run = Run(json_out)
     solver = None
+    page = HtmlPage("whist-solve solve " + " ".join(files)) if html else None
 
     def prepare(board):
         return board.position(trump=trump, ranking=ranking, leader=leader)
@@ -41,7 +45,9 @@ def solve(
                 raise result
             if solver is None and not run.json:
                 solver = make_solver(tt_mb)   # values the alternatives along the line
-            _solve_board(run, solver, where, board, leader, pos, result)
+            _solve_board(run, solver, where, board, leader, pos, result, page)
+    if page is not None:
+        write_page(run, page, html)
     run.finish()
 
 
@@ -50,7 +56,8 @@ def solve_work(solver, pos: Position):
     return solver.solve(pos, cards=True, line=True)
 
 
-def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result) -> None:
+def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result,
+                 page: "HtmlPage | None" = None) -> None:
     first_leader = board.leader(leader)
     line = list(result.line or [])
     cards = {c: int(n) for c, n in result.cards.items()}
@@ -63,7 +70,7 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
     if problem:
         run.warning(where, problem)
 
-    if run.json:
+    if run.json or page is not None:
         obj = board_json(
             board,
             trump=pos.trump or "NT",
@@ -82,8 +89,11 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
             nodes=int(result.nodes) if result.nodes is not None else None,
             file=board.file,
         )
-        run.emit_json(obj)
-        return
+        if page is not None:
+            page.add_solve(obj, pos)
+        if run.json:
+            run.emit_json(obj)
+            return
 
     rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
     view = render.SolveView(

@@ -15,7 +15,9 @@ from whist_solve.pbn import table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
+from .html import HtmlPage, write_page
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, TT_OPT, strains_option,
+                      table_ranking_option)
 from .runner import Run, board_json, map_prepared
 
 
@@ -30,6 +32,7 @@ def table(
     pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    html: Optional[str] = HTML_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
     leader of the first trick (the full deal; a [bold]Play[/] section is ignored)."""
@@ -38,6 +41,7 @@ def table(
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     run = Run(json_out)
+    page = HtmlPage("whist-solve table " + " ".join(files)) if html else None
 
     def prepare(board):
         hands = board.hands
@@ -52,7 +56,9 @@ def table(
         with run.guard(where, board):
             if isinstance(result, Exception):
                 raise result
-            _table_board(run, board, item[0], result, strains, rankings, pbn)
+            _table_board(run, board, item[0], result, strains, rankings, pbn, page)
+    if page is not None:
+        write_page(run, page, html)
     run.finish()
 
 
@@ -62,10 +68,14 @@ def table_work(solver, item):
     return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
 
 
-def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool) -> None:
+def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool,
+                 page: "HtmlPage | None" = None) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
+    if page is not None:
+        page.add_table(board_json(board, table=table, tricks_total=n, file=board.file), hands,
+                       board.kitty)
     if run.json:
         run.emit_json(board_json(board, table=table, tricks_total=n))
         return
