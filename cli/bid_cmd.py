@@ -15,7 +15,7 @@ import typer
 
 from whist_solve.bid import Scoring, analyse_auction, analyse_bid, summarize
 from whist_solve.cards import format_hand
-from whist_solve.vocab import SEATS
+from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
 from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, MIN_BID_3_OPT,
@@ -74,6 +74,7 @@ def _bid_board(run: Run, solver, where: str, board, bidder_opt, scoring: Scoring
             best=summary.best.as_json(),
             bid=summary.name,
             contract=summary.contract,
+            contract_ascii=_ascii(summary),
             score=summary.score,
             scoring=scoring.as_json(),
         ))
@@ -93,6 +94,7 @@ def _auction_board(run: Run, solver, board, hands, kitty, scoring: Scoring) -> N
                 "best": s.best.as_json(),
                 "bid": s.name,
                 "contract": s.contract,
+                "contract_ascii": _ascii(s),
                 "score": s.score,
             }
         run.emit_json(board_json(
@@ -105,3 +107,10 @@ def _auction_board(run: Run, solver, board, hands, kitty, scoring: Scoring) -> N
         ))
         return
     run.emit(render.auction_view(run.style, board, hands, kitty, auction))
+
+
+def _ascii(summary) -> "str | None":
+    """The bid in plain ASCII (``4S down``), None when nothing is makeable."""
+    if summary.level is None:
+        return None
+    return contract_ascii(summary.level, summary.best.trump, summary.best.ranking)

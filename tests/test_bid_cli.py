@@ -42,6 +42,9 @@ def test_bid_without_bidder_analyses_every_seat(tmp_path):
         assert [o["books"] for o in got["options"]] == [ex.books for ex in exs]
         assert got["best"]["books"] == summary.best.books
         assert got["contract"] == summary.contract and got["score"] == summary.score
+        if summary.contract:
+            assert got["contract_ascii"].isascii()
+            assert parse_contract(got["contract_ascii"]).name() == summary.contract
         ranks[letter] = summary.rank
     # the winner has the highest bid; equal bids go to the first to speak
     # (the dealer is E: S, W, N, E)
