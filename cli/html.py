@@ -48,6 +48,7 @@ tr.best td { font-weight: bold; background: #eef6ee; }
 .verdict.yes { color: #070; font-weight: bold; } .verdict.no { color: #c00; font-weight: bold; }
 .comment { font-style: italic; }
 .won { text-decoration: underline; }
+.j { font-weight: bold; color: #639; }
 .led::before { content: "\\203A"; color: #888; }
 .note { color: #555; font-size: 0.9em; }
 @media print {
@@ -110,7 +111,8 @@ def diagram(hands: Sequence[Sequence[str]], ranking: str, centre: str = "",
             name += ' <span class="turn">(to play)</span>'
         parts.append(f'<div class="seat {cls}"><span class="name">{name}</span>'
                      f'{hand(hands[seat], ranking)}</div>')
-    parts.append(f'<div class="centre">{centre or "&nbsp;"}</div>')
+    if centre:
+        parts.append(f'<div class="centre">{centre}</div>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -280,15 +282,18 @@ class HtmlPage:
                    f'<span class="verdict no">The goal fails:</span> {side} take only '
                    f'{obj["tricks"]} (goal {goal["tricks"]}).')
         sol = ['<section class="board solution">',
-               f"<h2>Solution {n}: board {escape(str(obj.get('board', '')))}</h2>",
+               f"<h2>Solution {n}: board {escape(str(obj.get('board', '')))}"
+               + (f": {escape(obj['title'])}" if obj.get("title") else "") + "</h2>",
                f"<p>{verdict}</p>"]
         if obj.get("key"):
-            sol.append("<h3>The key plays</h3><ul>")
+            sol.append(f'<h3>The key plays</h3><p class="note">The cards that keep the verdict; '
+                       f'in brackets, the tricks of {side} after each other card.</p><ul>')
             for k in obj["key"]:
-                bad = ", ".join(f"{card(c)} ({v})" for c, v in k["bad"].items())
+                bad = ", ".join(f"{card(c)} <span class=\"note\">({v})</span>"
+                                for c, v in k["bad"].items())
                 sol.append(f"<li>Trick {k['trick']}, {SEAT_NAMES[k['seat']]}: "
                            f"{cards(k['good'])}"
-                           + (f'; not <span class="cost">{bad}</span>' if bad else "")
+                           + (f"; not {bad}" if bad else "")
                            + "</li>")
             sol.append("</ul>")
         if obj.get("cards"):
