@@ -525,7 +525,7 @@ def auction_view(st: Style, board, hands, kitty, auction) -> Panel:
     else:
         s = auction.seats[auction.winner].summary
         verdict.append("Should win the auction: ", style="bold")
-        verdict.append(f"{SEAT_NAMES[SEATS[auction.winner]]} ", style="bold")
+        verdict.append(f"{SEAT_NAMES[SEATS[auction.winner]]}, ", style="bold")
         verdict.append(f"{s.name}", style="bold green")
         verdict.append(f" ({s.contract}): {s.best.books} books, scores {s.score:+d}")
     rule = Text(auction.seats[0].summary.scoring.describe(), style="dim")
@@ -851,21 +851,6 @@ def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) ->
 
 # --------------------------------------------------------------------------
 # play
-
-
-def play_heading(board, name: str, nboards: int, pos: Position) -> Text:
-    """``play``: the board, its title and file, the trump and the ranking."""
-    head = Text(f"Board {board.label}", style="bold")
-    title = (board.tags.get("Title") or "").strip()
-    if title:
-        head.append(f": {title}", style="bold")
-    head.append(f"  {name}", style="dim")
-    if nboards > 1:
-        head.append(f"  ({nboards} boards; --board N chooses)", style="dim")
-    head.append("\n")
-    head.append("No-trump" if pos.trump is None else f"Trump {strain_name(pos.trump)}")
-    head.append(f", {RANKING_NAMES[pos.ranking]}")
-    return head
 
 
 def play_result(pos: Position, ns: int, total: int) -> Text:
