@@ -92,7 +92,7 @@ BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, help="Size of the transpo
 # Scoring variants of the bid whist commands (bid, check); the default is SPEC §1's rule.
 NT_DOUBLE_OPT = typer.Option(False, "--nt-double",
                              help="Variant: a no-trump bid scores double, made or set.")
-BOSTON_OPT = typer.Option(0, "--boston", "--all-books-bonus", min=0, metavar="POINTS",
+BOSTON_OPT = typer.Option(0, "--boston", min=0, metavar="POINTS",
                           help="Variant: bonus points for a Boston (a made bid that takes every "
                                "book, 13 in the full game); 0: no bonus.")
 MIN_BID_3_OPT = typer.Option(False, "--min-bid-3", help="Variant: the lowest bid is 3 (9 books).")

@@ -107,7 +107,7 @@ def test_bid_scoring_options_in_output(tmp_path):
     assert obj["scoring"] == {"nt_double": True, "boston": 4, "min_bid": 1}
     exs = analyse_bid(hands, kitty, bidder)
     assert obj["score"] == summarize(exs, scoring=Scoring(nt_double=True, boston=4)).score
-    res = run(["bid", f, "--all-books-bonus", "4", "--nt-double"])
+    res = run(["bid", f, "--boston", "4", "--nt-double"])
     assert "no-trump double; Boston +4" in res.stdout
 
 
