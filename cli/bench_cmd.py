@@ -33,8 +33,9 @@ from .runner import EXIT_BAD
 
 def bench(
     sets: List[str] = typer.Option(
-        ["random"], "--set", "-s", metavar="random|downtown|bid|endings|hard|exchange|all|FILE",
-        help="Deal set(s) to run (repeat or comma-separate), or PBN files."),
+        ["random"], "--set", "-s", metavar="SET",
+        help="Deal set(s) to run (repeat or comma-separate): random, downtown, bid, endings, "
+             "hard, exchange, all; or PBN files."),
     compare_dds: bool = typer.Option(False, "--compare-dds",
                                      help="Also run DDS (endplay, one thread) on the same deals: "
                                           "ratios ours/DDS and a check that every value is equal."),
@@ -53,7 +54,7 @@ def bench(
         None, "--tt-mb", min=1,
         help=f"Size of the transposition table in MB (default {DEFAULT_TT_MB}; "
              f"{EXCHANGE_TT_MB} for the exchange set, as `bid`)."),
-    regen_sig: bool = typer.Option(False, "--regen-signature",
+    regen_sig: bool = typer.Option(False, "--regen-signature", hidden=True,
                                    help="Rewrite tests/data/node_signature.json and exit."),
 ) -> None:
     """Fixed deal sets: nodes, time, deals/s, peak memory; a saved

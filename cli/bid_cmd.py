@@ -14,12 +14,13 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.bid import analyse_bid, summarize
+from whist_solve.bid import Scoring, analyse_auction, analyse_bid, summarize
 from whist_solve.cards import format_hand
-from whist_solve.vocab import SEATS
+from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
-from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
+from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, MIN_BID_3_OPT,
+                      NT_DOUBLE_OPT)
 from .runner import Run, board_json
 
 
@@ -27,8 +28,9 @@ def bid(
     files: List[str] = FILES_ARG,
     bidder: Optional[str] = BIDDER_OPT,
     json_out: bool = JSON_OPT,
-    min_bid_3: bool = typer.Option(False, "--min-bid-3",
-                                   help="Variant: the lowest bid is 3 (9 books)."),
+    min_bid_3: bool = MIN_BID_3_OPT,
+    nt_double: bool = NT_DOUBLE_OPT,
+    boston: int = BOSTON_OPT,
     tt_mb: int = BID_TT_OPT,
 ) -> None:
     """Bid whist: the bidder's best exchange with the kitty for each of
@@ -39,15 +41,20 @@ def bid(
     best discard (the discard's book included, the bidder leading), the
     keep and the discard; then the highest makeable bid and its score.
 
+    With no bidder (no [bold]Bidder[/] tag, no [bold]--bidder[/]) all four
+    seats are analysed: each seat's best choice and highest makeable bid,
+    and the seat that should win the auction.
+
     The kitty comes from the [bold]Kitty[/] (or [bold]Undealt[/]) tag.
     Reduced deals work too: hands of n cards and a kitty of m.
     """
+    scoring = Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3)
     run = Run(json_out)
     started = time.monotonic()
     done = []
 
     def handle(solver, where, board):
-        _bid_board(run, solver, where, board, bidder, min_bid_3)
+        _bid_board(run, solver, where, board, bidder, scoring)
         done.append(where)
 
     run.each_board(files, tt_mb, handle)
@@ -55,13 +62,17 @@ def bid(
     run.finish()
 
 
-def _bid_board(run: Run, solver, where: str, board, bidder_opt, min_bid_3: bool) -> None:
+def _bid_board(run: Run, solver, where: str, board, bidder_opt, scoring: Scoring) -> None:
     hands, kitty = board.exchange_deal()
-    seat = board.bidder_seat(bidder_opt)
     if board.sections.get("Play"):
         run.warning(where, "the Play section is ignored (the exchange is made before the play)")
+    if bidder_opt is None and board.bidder() is None:
+        _auction_board(run, solver, board, hands, kitty, scoring)
+        return
+    seat = board.bidder_seat(bidder_opt)
     exchanges = analyse_bid(hands, kitty, seat, solver=solver)
-    summary = summarize(exchanges, min_bid_3)
+    summary = summarize(exchanges, scoring=scoring)
+    min_bid_3 = scoring.min_bid_3
     if run.json:
         run.emit_json(board_json(
             board,
@@ -71,7 +82,43 @@ def _bid_board(run: Run, solver, where: str, board, bidder_opt, min_bid_3: bool)
             best=summary.best.as_json(),
             bid=summary.name,
             contract=summary.contract,
+            contract_ascii=_ascii(summary),
             score=summary.score,
+            scoring=scoring.as_json(),
         ))
         return
     run.emit(render.bid_view(run.style, board, hands, kitty, seat, exchanges, summary, min_bid_3))
+
+
+def _auction_board(run: Run, solver, board, hands, kitty, scoring: Scoring) -> None:
+    """No bidder: every seat as the bidder, and who should win the auction."""
+    auction = analyse_auction(hands, kitty, scoring, dealer=board.dealer(), solver=solver)
+    if run.json:
+        seats = {}
+        for sa in auction.seats:
+            s = sa.summary
+            seats[SEATS[sa.seat]] = {
+                "options": [ex.as_json() for ex in sa.exchanges],
+                "best": s.best.as_json(),
+                "bid": s.name,
+                "contract": s.contract,
+                "contract_ascii": _ascii(s),
+                "score": s.score,
+            }
+        run.emit_json(board_json(
+            board,
+            kitty=format_hand(kitty),
+            bidder=None,
+            seats=seats,
+            winner=None if auction.winner is None else SEATS[auction.winner],
+            scoring=scoring.as_json(),
+        ))
+        return
+    run.emit(render.auction_view(run.style, board, hands, kitty, auction))
+
+
+def _ascii(summary) -> "str | None":
+    """The bid in plain ASCII (``4S down``), None when nothing is makeable."""
+    if summary.level is None:
+        return None
+    return contract_ascii(summary.level, summary.best.trump, summary.best.ranking)

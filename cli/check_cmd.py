@@ -7,13 +7,13 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.bid import check_contract
+from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
 from whist_solve.vocab import SEATS, is_bid, parse_contract
 
 from . import render
-from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
+from .options import BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, NT_DOUBLE_OPT
 from .runner import EXIT_NEGATIVE, Run, board_json
 
 
@@ -24,13 +24,16 @@ def check(
                                                 "(default: the board's Contract tag)."),
     bidder: Optional[str] = BIDDER_OPT,
     json_out: bool = JSON_OPT,
+    nt_double: bool = NT_DOUBLE_OPT,
+    boston: int = BOSTON_OPT,
     tt_mb: int = BID_TT_OPT,
 ) -> None:
     """Bid whist: is [bold]--contract[/] makeable for the bidder with the
     best exchange?
 
     Shows the most books for the contract's trump and ranking, the keep
-    and discard that take them and one optimal play.
+    and discard that take them, the score (or how many books short: "set
+    by 2") and one optimal play, trick by trick with the seat that led.
 
     Exit status: 0 makeable (every board), 1 not makeable (some board),
     2 bad usage or bad input.
@@ -43,10 +46,11 @@ def check(
             raise typer.BadParameter(str(e), param_hint="--contract")
         if not is_bid(fixed):
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
+    scoring = Scoring(nt_double=nt_double, boston=boston)
     run = Run(json_out)
 
     def handle(solver, where, board):
-        if not _check_board(run, solver, board, fixed, bidder):
+        if not _check_board(run, solver, board, fixed, bidder, scoring):
             run.status = max(run.status, EXIT_NEGATIVE)
 
     run.each_board(files, tt_mb, handle)
@@ -63,7 +67,7 @@ def _board_contract(board):
     return contract
 
 
-def _check_board(run: Run, solver, board, contract, bidder_opt) -> bool:
+def _check_board(run: Run, solver, board, contract, bidder_opt, scoring: Scoring) -> bool:
     hands, kitty = board.exchange_deal()
     seat = board.bidder_seat(bidder_opt)
     if contract is None:
@@ -75,13 +79,17 @@ def _check_board(run: Run, solver, board, contract, bidder_opt) -> bool:
             kitty=format_hand(kitty),
             bidder=SEATS[seat],
             contract=res.contract,
+            contract_ascii=res.contract_ascii,
             makeable=res.makeable,
             books=res.books,
             need=res.need,
+            set_by=res.set_by,
+            score=res.score(scoring),
+            scoring=scoring.as_json(),
             keep=format_hand(res.keep),
             discard=format_hand(res.discard),
             line=res.line,
         ))
         return res.makeable
-    run.emit(render.check_view(run.style, board, hands, kitty, seat, res))
+    run.emit(render.check_view(run.style, board, hands, kitty, seat, res, scoring))
     return res.makeable

@@ -13,33 +13,103 @@ solved; the exit status is then 2.
 """
 from __future__ import annotations
 
+import difflib
 import os
 import sys
-from typing import List
+from typing import List, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, review_cmd,
                solve_cmd, table_cmd)
 from .options import version_callback
 
 
+# The value words of the help for options that give no metavar, by type.
+_VALUE_WORDS = {int: "N", float: "X", str: "TEXT"}
+_VALUE_WORDS.update({Optional[int]: "N", Optional[float]: "X", Optional[str]: "TEXT"})
+
+
+def _plain_help(command) -> None:
+    """The help of ``command`` without Typer's type labels (``<bool>``,
+    ``<list[str]>``, ``<int range>``, ``[x>=1]``) and the usage line without
+    braces (``{FILE...}...``): a flag shows no value, an option its metavar
+    (or ``N``, ``X``, ``TEXT``), an argument its metavar."""
+    if getattr(command, "_plain_help", False):
+        return
+    command._plain_help = True
+    for param in command.params:
+        if isinstance(param, TyperArgument):
+            word = param.metavar or param.name.upper()
+            param.display_type_rich = lambda ctx: None
+            param._usage_display_name = (lambda w=word, p=param:
+                                         w if p.required else f"[{w}]")
+        elif getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.display_type_rich = lambda ctx: None
+        else:
+            desc = getattr(param, "type_descriptor", None)
+            annotation = getattr(desc, "annotation", str)
+            word = param.metavar or ("FILE" if getattr(desc, "is_path", False)
+                                     else _VALUE_WORDS.get(annotation, "TEXT"))
+            param.display_type_rich = lambda ctx, w=word: w
+        if hasattr(param, "_get_number_range_help_str"):
+            param._get_number_range_help_str = lambda: None
+    get_help_option = command.get_help_option
+
+    def plain_help_option(ctx):
+        option = get_help_option(ctx)
+        if option is not None:
+            option.display_type_rich = lambda ctx: None
+        return option
+    command.get_help_option = plain_help_option
+
+
 class _DefaultSolveGroup(TyperGroup):
-    """Runs ``solve`` when the first argument is not a command name."""
+    """Runs ``solve`` when the first argument is not a command name, and
+    refuses a mistyped command: a first argument that is neither a command
+    nor an existing file (nor ``-``, nor an option) is a usage error that
+    names the closest command."""
 
     default_command = "solve"
 
     def parse_args(self, ctx, args: List[str]) -> List[str]:
+        own = {o for p in self.get_params(ctx) for o in p.opts}   # --version, completion
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names \
-                and args[0] != "--version":
+                and args[0] not in own:
+            word = args[0]
+            if not word.startswith("-") and not os.path.exists(word) \
+                    and ("." not in word and os.sep not in word):
+                _unknown_command(word, sorted(self.commands))
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
+
+    def get_command(self, ctx, cmd_name):
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _plain_help(command)
+        return command
+
+    def format_help(self, ctx, formatter):
+        _plain_help(self)
+        return super().format_help(ctx, formatter)
+
+
+def _unknown_command(word: str, commands: List[str]) -> None:
+    """``no command or file 'tabel'; did you mean 'table'?`` on stderr, exit 2."""
+    close = difflib.get_close_matches(word.lower(), commands, n=1, cutoff=0.6)
+    message = f"no command or file {word!r}"
+    if close:
+        message += f"; did you mean {close[0]!r}?"
+    else:
+        message += f" (commands: {', '.join(commands)})"
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(2)
 
 
 app = typer.Typer(
     cls=_DefaultSolveGroup,
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},

@@ -88,3 +88,16 @@ SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",
                           help="The bidder (overrides the Bidder tag).")
 BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+
+# Scoring variants of the bid whist commands (bid, check); the default is SPEC §1's rule.
+NT_DOUBLE_OPT = typer.Option(False, "--nt-double",
+                             help="Variant: a no-trump bid scores double, made or set.")
+BOSTON_OPT = typer.Option(0, "--boston", min=0, metavar="POINTS",
+                          help="Variant: bonus points for a Boston (a made bid that takes every "
+                               "book, 13 in the full game); 0: no bonus.")
+MIN_BID_3_OPT = typer.Option(False, "--min-bid-3", help="Variant: the lowest bid is 3 (9 books).")
+
+# Printable diagrams (solve, table, puzzles).
+HTML_OPT = typer.Option(None, "--html", metavar="FILE",
+                        help="Also write the boards as one self-contained HTML page "
+                             "(diagrams, card values, the best line) to FILE.")

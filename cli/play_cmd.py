@@ -48,10 +48,17 @@ def play(
     trump: Optional[str] = TRUMP_OPT,
     ranking: Optional[str] = RANKING_OPT,
     leader: Optional[str] = LEADER_OPT,
+    auto_forced: bool = typer.Option(False, "--auto-forced",
+                                     help="Play a seat's only legal card without asking."),
     tt_mb: int = TT_OPT,
 ) -> None:
     """Play a board out interactively, with the double-dummy value of
     every card.
+
+    The screen fits 80 x 24: the board, the trump (and the kitty in bid
+    whist), the hands around the current trick, the tricks played, the
+    value of each card on turn and the last move's message.  A summary
+    (mistakes and tricks lost) ends the board or [bold]quit[/].
 
     Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
     [bold]undo[/], [bold]hint[/], [bold]quit[/].
@@ -64,6 +71,8 @@ def play(
         raise typer.Exit(EXIT_BAD)
     session.solver = make_solver(tt_mb)
     session.run = run
+    session.auto_forced = auto_forced
+    session.clear = run.out.is_terminal and sys.stdin.isatty()
     session.loop()
     raise typer.Exit(EXIT_OK)
 
@@ -126,6 +135,9 @@ class Session:
     goal: Optional[tuple] = None
     solver: object = None
     run: object = None
+    auto_forced: bool = False     # play a seat's only legal card without asking
+    clear: bool = False           # clear the terminal before each screen
+    message: Optional[Text] = None  # the last move's message, kept on the next screen
 
     def __post_init__(self) -> None:
         self._cache: Dict[Position, object] = {}
@@ -199,28 +211,35 @@ class Session:
         return render.play_goal(side, need, got)
 
     def show(self) -> None:
+        """The screen: fits 80 x 24 (the board line, the hands around the
+        current trick, the result, the tricks played, the values of the
+        cards on turn and the last message)."""
         st = self.run.style
         pos = self.pos
-        b = self.board
-        self.say(Text(""))
-        self.say(render.play_heading(b, self.name, self.nboards, pos))
-        self.say(render.compass(st, pos, self.jokers))
+        if self.clear:
+            self.run.out.clear()
+        else:
+            self.say(Text(""))
+        self.say(render.play_board_line(st, self.board, self.name, self.nboards, pos,
+                                        self.board.kitty))
+        self.say(render.play_compass_rows(st, pos))
         res = None if pos.is_over() else self.analyse(pos)
         view = self._view(pos, res)
-        if view.trick_rows:
-            table = render.line_table(st, view)
-            table.title = "Tricks played"
-            self.say(table)
-            if any(r.choice_seats for r in view.trick_rows):
-                self.say(Text("* this card cost its side tricks", style="dim"))
         ns = self.ns_total(pos)
         total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
-        self.say(render.play_result(pos, ns, total))
+        result = render.play_result(pos, ns, total)
         g = self._goal_text(ns)
         if g is not None:
-            self.say(g)
+            result.append("\n")
+            result.append_text(g)
+        self.say(result)
+        tricks = render.play_tricks(st, view.trick_rows)
+        if tricks is not None:
+            self.say(tricks)
         if res is not None:
-            self.say(render.card_values_table(st, view))
+            self.say(render.play_values(st, view))
+        if self.message is not None:
+            self.say(self.message)
 
     # ---- commands --------------------------------------------------------
 
@@ -231,7 +250,7 @@ class Session:
         best = max(res.cards.values())
         return next(c for c, n in res.cards.items() if n == best)
 
-    def play(self, card: str) -> None:
+    def play(self, card: str, forced: bool = False, auto: bool = False) -> None:
         pos = self.pos
         res = self.analyse(pos)
         values = {c: int(n) for c, n in res.cards.items()}
@@ -240,16 +259,40 @@ class Session:
         cost = max(values.values()) - values.get(card, max(values.values()))
         self.moves.append(Move(seat, card, cost))
         self.positions.append(nxt)
-        self.say(render.play_move(self.run.style, seat, card, cost, values, nxt))
+        msg = render.play_move(self.run.style, seat, card, cost, values, nxt)
+        if forced:
+            msg.right_crop(1)
+            msg.append(" (forced)", style="dim")
+            msg.append(".")
+        if self.message is not None and self.message.plain and auto:
+            # the moves since the user's last one; the last four stay on screen
+            lines = self.message.split("\n")[-3:]
+            self.message = Text("\n").join([*lines, msg])
+        else:
+            self.message = msg
 
     def undo(self) -> bool:
         if not self.moves:
             self.say(Text("Nothing to undo.", style="yellow"))
             return False
-        mv = self.moves.pop()
-        self.positions.pop()
-        self.say(render.play_undone(self.run.style, mv.seat, mv.card))
+        undone = []
+        while True:
+            mv = self.moves.pop()
+            self.positions.pop()
+            undone.append(render.play_undone(self.run.style, mv.seat, mv.card))
+            # a card played for the user goes back with the user's card before it
+            if not (self.auto_forced and self.moves and self._forced(self.positions[-1])):
+                break
+        self.message = Text("\n").join(undone[-4:])
         return True
+
+    def _forced(self, pos: Position) -> bool:
+        return not pos.is_over() and len(pos.legal_moves()) == 1
+
+    def summary(self) -> None:
+        pos = self.pos
+        self.say(render.play_summary(self.moves, len(self.before), pos,
+                                     self.ns_total(self.positions[0]), pos.is_over()))
 
     def hint(self) -> None:
         pos = self.pos
@@ -261,29 +304,44 @@ class Session:
 
     def loop(self) -> None:
         show = True
+        summarised = False
         while True:
             pos = self.pos
+            if self.auto_forced and self._forced(pos):
+                self.play(pos.legal_moves()[0], forced=True, auto=True)
+                show = True
+                continue
             if show:
                 self.show()
             show = False
             if pos.is_over():
+                if not summarised:
+                    self.summary()
+                    summarised = True
                 self.say(Text(f"The play is over: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}. "
                               "'undo' takes a move back, 'quit' (or Enter) ends.", style="bold"))
                 prompt = "> "
             else:
+                summarised = False
                 prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
             self.run.out.print(prompt, end="")
             sys.stdout.flush()
             line = sys.stdin.readline()
             if not line:                     # end of input
                 self.say(Text(""))
+                if not pos.is_over():
+                    self.summary()
                 return
             cmd = line.strip()
             word = cmd.lower()
             if word in ("q", "quit", "exit"):
+                if not pos.is_over():
+                    self.summary()
                 return
             if word in ("u", "undo", "back"):
                 show = self.undo()
+                if not show:
+                    self.message = None
                 continue
             if word in ("?", "help", "h"):
                 self.say(Text(HELP))
@@ -297,11 +355,13 @@ class Session:
                 self.hint()
                 continue
             if word in ("", "best", "b"):
+                self.message = None
                 self.play(self.best_card(pos))
                 show = True
                 continue
             try:
                 card = parse_card(cmd)
+                self.message = None
                 self.play(card)
                 show = True
             except WhistError as e:

@@ -22,7 +22,8 @@ from whist_solve.puzzle import board_goal, expand_paths, goal_value, key_plays
 from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
-from .options import JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .html import HtmlPage, write_page
+from .options import HTML_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
 from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json
 
 
@@ -55,6 +56,9 @@ def puzzles(
     leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
+    html: Optional[str] = typer.Option(None, "--html", metavar="FILE",
+                                       help="Also write a booklet to print (the problems, then "
+                                            "the solutions) as one self-contained HTML page."),
 ) -> None:
     """Verify each board's goal and show the solution.
 
@@ -70,14 +74,18 @@ def puzzles(
     for p in problems:
         run.error("", p)
 
+    page = HtmlPage("whist-solve puzzles " + " ".join(paths)) if html else None
+
     def handle(solver, where, board):
-        if _puzzle_board(run, solver, where, board, trump, ranking, leader):
+        if _puzzle_board(run, solver, where, board, trump, ranking, leader, page):
             tally.solved += 1
         else:
             tally.failed += 1
             tally.failures.append(where)
 
     run.each_board(files, tt_mb, handle)
+    if page is not None:
+        write_page(run, page, html)
     elapsed = time.monotonic() - start
     total = tally.solved + tally.failed + len(tally.bad)
     if not (run.json and total == 0):
@@ -89,7 +97,8 @@ def puzzles(
     raise typer.Exit(status)
 
 
-def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -> bool:
+def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader,
+                  page: "HtmlPage | None" = None) -> bool:
     pos: Position = board.position(trump=trump, ranking=ranking, leader=leader)
     goal = board_goal(board, pos)
     first_leader = board.leader(leader)
@@ -113,7 +122,7 @@ def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -
     title = board.tags.get("Title", "").strip() or None
     comment = " ".join(" ".join(board.comments).split()) or None
 
-    if run.json:
+    if run.json or page is not None:
         obj = board_json(
             board,
             title=title,
@@ -132,8 +141,11 @@ def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -
             won={"NS": pos.ns_tricks, "EW": pos.ew_tricks},
             file=board.file,
         )
-        run.emit_json(obj)
-        return solved
+        if page is not None:
+            page.add_puzzle(obj, pos)
+        if run.json:
+            run.emit_json(obj)
+            return solved
 
     view = render.SolveView(
         title="", pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,

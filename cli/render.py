@@ -520,11 +520,56 @@ def bid_view(st: Style, board, hands, kitty, seat: int, exchanges, summary,
                        f"({option_label(st, best.trump, best.ranking).plain}); "
                        f"a bid of {low} would score {summary.score:+d}")
     deal = deal_text(st, hands, kitty)
-    return Panel(Group(deal, Text(""), head, table, verdict), title=Text(board_title(board), style="bold"),
+    rule = Text(summary.scoring.describe(), style="dim")
+    return Panel(Group(deal, Text(""), head, table, verdict, rule),
+                 title=Text(board_title(board), style="bold"),
                  title_align="left", box=box.ROUNDED, expand=False)
 
 
-def check_view(st: Style, board, hands, kitty, seat: int, res) -> Panel:
+def auction_view(st: Style, board, hands, kitty, auction) -> Panel:
+    """``bid`` with no bidder: each seat's best choice and highest makeable
+    bid, and the seat that should win the auction."""
+    n = len(hands[0])
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("Bidder", no_wrap=True)
+    table.add_column("Best choice", no_wrap=True)
+    table.add_column("Books", justify="right")
+    table.add_column("Highest bid", no_wrap=True)
+    table.add_column("Score", justify="right")
+    for sa in auction.seats:
+        s = sa.summary
+        win = sa.seat == auction.winner
+        label = Text(f"{SEAT_NAMES[SEATS[sa.seat]]} ({side_name(sa.seat)})")
+        if win:
+            label.append(f" {st.star}", style="bold yellow")
+        table.add_row(
+            label,
+            option_label(st, s.best.trump, s.best.ranking),
+            Text(str(s.best.books), style="bold" if win else ""),
+            Text(s.contract if s.level else st.dash, style="" if s.level else "dim"),
+            f"{s.score:+d}" if s.level else st.dash,
+            style="on grey15" if win else None,
+        )
+    head = Text()
+    head.append("Every seat as the bidder", style="bold")
+    head.append(f", {n} tricks to play; books count the discard's book.")
+    verdict = Text()
+    if auction.winner is None:
+        verdict.append("No seat can make a bid", style="bold red")
+    else:
+        s = auction.seats[auction.winner].summary
+        verdict.append("Should win the auction: ", style="bold")
+        verdict.append(f"{SEAT_NAMES[SEATS[auction.winner]]}, ", style="bold")
+        verdict.append(f"{s.name}", style="bold green")
+        verdict.append(f" ({s.contract}): {s.best.books} books, scores {s.score:+d}")
+    rule = Text(auction.seats[0].summary.scoring.describe(), style="dim")
+    deal = deal_text(st, hands, kitty)
+    return Panel(Group(deal, Text(""), head, table, verdict, rule),
+                 title=Text(board_title(board), style="bold"),
+                 title_align="left", box=box.ROUNDED, expand=False)
+
+
+def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None) -> Panel:
     """``check``: the deal, the verdict, the keep and discard and one
     optimal play."""
     head = Text()
@@ -536,6 +581,16 @@ def check_view(st: Style, board, hands, kitty, seat: int, res) -> Panel:
     else:
         head.append("not makeable", style="bold red")
     head.append(f", {res.books} books with the best discard ({res.need} needed)")
+    score = Text()
+    if res.makeable:
+        score.append(f"Made with {res.books} books: scores {res.score(scoring):+d}")
+    else:
+        score.append(f"Set by {res.set_by}", style="bold red")
+        score.append(f": scores {res.score(scoring):+d}")
+    if scoring is not None:
+        score.append(f" ({scoring.describe()})", style="dim")
+    head.append("\n")
+    head.append_text(score)
     ex = Table.grid(padding=(0, 2))
     ex.add_row(Text("Keep", style="bold"), compact_hand(st, res.keep, res.ranking))
     ex.add_row(Text("Discard", style="bold"), compact_hand(st, res.discard, res.ranking))
@@ -554,6 +609,7 @@ def books_line_table(st: Style, hands, res) -> Table:
     side = res.bidder % 2
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("Trick", justify="right")
+    t.add_column("Led")
     for s in SEATS:
         t.add_column(s, justify="center")
     t.add_column("Won by")
@@ -562,6 +618,8 @@ def books_line_table(st: Style, hands, res) -> Table:
     cards = {}
     number = 1
     for c in res.line:
+        if not pos.trick:
+            led_by = pos.turn
         cards[pos.turn] = (c, pos.turn == pos.leader)
         pos = pos.play(c)
         if not pos.trick:
@@ -575,7 +633,7 @@ def books_line_table(st: Style, hands, res) -> Table:
                 if led:
                     txt.stylize("underline")
                 row.append(txt)
-            t.add_row(str(number), *row, SEATS[winner], str(books))
+            t.add_row(str(number), SEATS[led_by], *row, SEATS[winner], str(books))
             cards = {}
             number += 1
     return t
@@ -842,21 +900,6 @@ def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) ->
 # play
 
 
-def play_heading(board, name: str, nboards: int, pos: Position) -> Text:
-    """``play``: the board, its title and file, the trump and the ranking."""
-    head = Text(f"Board {board.label}", style="bold")
-    title = (board.tags.get("Title") or "").strip()
-    if title:
-        head.append(f": {title}", style="bold")
-    head.append(f"  {name}", style="dim")
-    if nboards > 1:
-        head.append(f"  ({nboards} boards; --board N chooses)", style="dim")
-    head.append("\n")
-    head.append("No-trump" if pos.trump is None else f"Trump {strain_name(pos.trump)}")
-    head.append(f", {RANKING_NAMES[pos.ranking]}")
-    return head
-
-
 def play_result(pos: Position, ns: int, total: int) -> Text:
     """``play``: the tricks won so far and the double-dummy result."""
     t = Text()
@@ -963,3 +1006,167 @@ def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
         parts += [Text(""), Text("No card cost its side a trick.", style="dim")]
     return Panel(Group(*parts), title=Text(board_title(board), style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False)
+
+
+# play: the compact screen (fits 80 x 24)
+
+
+def one_line_hand(st: Style, cards, ranking: str) -> Text:
+    """``♠KJ74 ♥Q4 ♦JT7 ♣— JH``: a hand on one line (a void as a dash)."""
+    ordered = sort_cards(cards, ranking)
+    t = Text()
+    for i, s in enumerate(SUITS):
+        if i:
+            t.append(" ")
+        ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
+        t.append(st.suit(s) + (ranks or st.dash), style=SUIT_STYLES[s] if ranks else "dim")
+    for j in JOKERS:
+        if j in cards:
+            t.append(" ")
+            t.append(j, style=JOKER_STYLE)
+    return t
+
+
+def play_board_line(st: Style, board, name: str, nboards: int, pos: Position,
+                    kitty: Sequence[str] = ()) -> Text:
+    """``play``: one or two lines: the board, its file, the trump and
+    ranking, and the kitty in bid whist."""
+    head = Text(f"Board {board.label}", style="bold")
+    title = (board.tags.get("Title") or "").strip()
+    if title:
+        head.append(f": {title}", style="bold")
+    head.append(f"  {name}", style="dim")
+    if nboards > 1:
+        head.append(f" ({nboards} boards)", style="dim")
+    head.append("  ")
+    if pos.trump is None:
+        head.append("No-trump", style="bold")
+    else:
+        head.append("Trump ", style="bold")
+        head.append_text(st.strain(pos.trump))
+        head.append(f" {strain_name(pos.trump)}", style="bold")
+    head.append(f", {RANKING_NAMES[pos.ranking]}")
+    if kitty:
+        head.append("\nKitty ", style="bold")
+        head.append_text(compact_hand(st, kitty, pos.ranking))
+    return head
+
+
+def play_compass_rows(st: Style, pos: Position) -> Group:
+    """The compass with North and South centred over the whole width."""
+    played = {(pos.leader + i) % 4: c for i, c in enumerate(pos.trick)}
+
+    def seat_line(seat: int) -> Text:
+        t = Text(SEAT_NAMES[SEATS[seat]], style="bold yellow" if seat == pos.turn else "bold")
+        t.append(("\u25b8 " if st.symbols else "> ") if seat == pos.turn and not pos.is_over()
+                 else "  ")
+        t.append_text(one_line_hand(st, pos.hands[seat], pos.ranking))
+        return t
+
+    def in_trick(seat: int) -> Text:
+        c = played.get(seat)
+        if c is not None:
+            return st.card(c)
+        return Text("\u00b7 " if st.symbols else ". ", style="dim")
+
+    def card_at(column: int, seat: int) -> Text:
+        t = Text(" " * column)
+        t.append_text(in_trick(seat))
+        return t
+
+    lines = []
+    north = seat_line(0)
+    north.pad_left(20)
+    lines.append(north)
+    lines.append(card_at(37, 0))
+    west = seat_line(3)
+    west.truncate(33, pad=True)
+    mid = Text(" " * 2)
+    mid.append_text(in_trick(3))
+    mid.append(" " * 3)
+    mid.append_text(in_trick(1))
+    mid.append(" " * 2)
+    lines.append(west + mid + seat_line(1))
+    lines.append(card_at(37, 2))
+    south = seat_line(2)
+    south.pad_left(20)
+    lines.append(south)
+    return Group(*lines)
+
+
+def play_tricks(st: Style, rows: Sequence[LineTrick], most: int = 9) -> Optional[Text]:
+    """``play``: the tricks played, three to a line (the last ``most``):
+    ``3 W ♣K ♣5 ♣2 ♣3 >W``, the cards from the leader's; a card that cost
+    its side tricks has a ``*``."""
+    done = [r for r in rows if r.winner is not None]
+    if not done:
+        return None
+    shown = done[-most:]
+    t = Text("Tricks played", style="bold")
+    if len(done) > len(shown):
+        t.append(f" (the last {len(shown)} of {len(done)})", style="dim")
+    for i, r in enumerate(shown):
+        t.append("\n" if i % 3 == 0 else "   ")
+        t.append(f"{r.number:>2} {SEATS[r.leader]} ")
+        for k in range(4):
+            seat = (r.leader + k) % 4
+            c = r.cards.get(seat)
+            if c is None:
+                continue
+            txt = st.card(c)
+            if seat in r.before:
+                txt.stylize("dim")
+            t.append_text(txt)
+            t.append("*" if seat in r.choice_seats else " ", style="bold yellow")
+        t.append(f"{st.arrow}{SEATS[r.winner]}", style="dim")
+    return t
+
+
+def play_values(st: Style, v: SolveView) -> Text:
+    """``play``: the legal cards of the seat on turn with the tricks its
+    side takes after each, cards of equal value on one line, best first."""
+    side = side_name(v.pos.turn)
+    t = Text(f"{SEAT_NAMES[SEATS[v.pos.turn]]}'s cards, {side} tricks after each:", style="bold")
+    best = max(v.cards.values()) if v.cards else None
+    by_value: Dict[int, List[str]] = {}
+    for c, n in v.cards.items():
+        by_value.setdefault(n, []).append(c)
+    for n in sorted(by_value, reverse=True):
+        t.append("\n")
+        if n == best:
+            t.append(f"{n:>3}  ", style="bold green")
+            t.append(f"{st.star} best", style="bold green")
+        else:
+            t.append(f"{n:>3}  ")
+            t.append(f"{n - best:+d}".ljust(6), style="red")
+        t.append("  ")
+        t.append_text(st.cards(sort_cards(by_value[n], v.ranking), " "))
+    return t
+
+
+def play_summary(moves, before: int, pos: Position, start_ns: int, over: bool) -> Text:
+    """``play``: the summary when the board ends or on quit: the tricks, the
+    double-dummy result from the loaded position, the mistakes (who, which
+    trick, what they cost) and the tricks each side lost."""
+    t = Text("Summary: ", style="bold")
+    total = pos.ns_tricks + pos.ew_tricks + pos.tricks_left
+    if over:
+        t.append(f"N-S {pos.ns_tricks}, E-W {pos.ew_tricks}")
+    else:
+        t.append(f"{len(moves)} card{'s' if len(moves) != 1 else ''} played, "
+                 f"N-S {pos.ns_tricks}, E-W {pos.ew_tricks} so far")
+    t.append(f"; double-dummy from the loaded position: N-S {start_ns}, E-W {total - start_ns}.")
+    bad = [(i, m) for i, m in enumerate(moves) if m.cost > 0]
+    lost = {"N-S": 0, "E-W": 0}
+    for _i, m in bad:
+        lost[side_name(m.seat)] += m.cost
+    t.append(f"\nMistakes: {len(bad)}")
+    if bad:
+        parts = []
+        for i, m in bad:
+            trick = (before + i) // 4 + 1
+            parts.append(f"{SEATS[m.seat]} {m.card} at trick {trick} "
+                         f"(-{m.cost})")
+        t.append(": " + ", ".join(parts))
+    t.append(f".  Tricks lost: N-S {lost['N-S']}, E-W {lost['E-W']}.")
+    return t

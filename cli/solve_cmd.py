@@ -13,7 +13,9 @@ from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .html import HtmlPage, write_page
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT,
+                      TT_OPT)
 from .runner import Repeat, Repeats, Run, board_json, make_solver, map_prepared
 
 
@@ -30,6 +32,7 @@ def solve(
     after_trick: Optional[int] = typer.Option(None, "--after-trick", min=0, metavar="N",
                                               help="Solve the position after the first N tricks "
                                                    "of the Play section."),
+    html: Optional[str] = HTML_OPT,
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
     card and one optimal line to the end.
@@ -44,6 +47,7 @@ def solve(
     run = Run(json_out)
     solver = None
     repeats = Repeats()   # a position that comes again (two rooms) is solved once
+    page = HtmlPage("whist-solve solve " + " ".join(files)) if html else None
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
@@ -57,7 +61,9 @@ def solve(
                 raise result
             if solver is None and not run.json:
                 solver = make_solver(tt_mb)   # values the alternatives along the line
-            _solve_board(run, solver, where, board, leader, pos, result)
+            _solve_board(run, solver, where, board, leader, pos, result, page)
+    if page is not None:
+        write_page(run, page, html)
     run.finish()
 
 
@@ -69,7 +75,8 @@ def solve_work(solver, pos: Position):
     return solver.solve(pos, cards=True, line=True)
 
 
-def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result) -> None:
+def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result,
+                 page: "HtmlPage | None" = None) -> None:
     first_leader = board.leader(leader)
     line = list(result.line or [])
     cards = {c: int(n) for c, n in result.cards.items()}
@@ -82,7 +89,7 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
     if problem:
         run.warning(where, problem)
 
-    if run.json:
+    if run.json or page is not None:
         obj = board_json(
             board,
             trump=pos.trump or "NT",
@@ -101,8 +108,11 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
             nodes=int(result.nodes) if result.nodes is not None else None,
             file=board.file,
         )
-        run.emit_json(obj)
-        return
+        if page is not None:
+            page.add_solve(obj, pos)
+        if run.json:
+            run.emit_json(obj)
+            return
 
     rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
     shown = _contract_shown(board, pos)

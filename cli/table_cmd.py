@@ -25,7 +25,9 @@ from whist_solve.pbn import table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
+from .html import HtmlPage, write_page
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, TT_OPT, strains_option,
+                      table_ranking_option)
 from .runner import Repeat, Repeats, Run, board_json, map_prepared
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
@@ -44,6 +46,7 @@ def table(
                                                       "and ranking; N-S tricks for each leader, and the par."),
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    html: Optional[str] = HTML_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
     leader of the first trick (the full deal; a [bold]Play[/] section is ignored).
@@ -63,6 +66,7 @@ def table(
         writer.writerow(CSV_COLUMNS)
     repeats = Repeats()   # a deal that comes again is solved once
     done = 0
+    page = HtmlPage("whist-solve table " + " ".join(files)) if html else None
 
     def prepare(board):
         hands = board.hands
@@ -78,8 +82,10 @@ def table(
             result = repeats.answer(_deal_key(board.hands), item, result)
             if isinstance(result, Exception):
                 raise result
-            _table_board(run, board, board.hands, result, strains, rankings, pbn, writer)
+            _table_board(run, board, board.hands, result, strains, rankings, pbn, writer, page)
             done += 1
+    if page is not None:
+        write_page(run, page, html)
     n = repeats.count
     note = (f"{render.plural(n, 'board')} {'repeats' if n == 1 else 'repeat'} "
             "an earlier deal, not solved again") if n else ""
@@ -121,12 +127,16 @@ def _passed_out(board) -> bool:
     return c is not None and c.passed
 
 
-def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, writer) -> None:
+def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, writer,
+                 page: "HtmlPage | None" = None) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
     p = board_par(board, table, strains, rankings, hands)
     passed = _passed_out(board)
+    if page is not None:
+        page.add_table(board_json(board, table=table, tricks_total=n, file=board.file), hands,
+                       board.kitty)
     if writer is not None:
         deal = board.deal_string()
         for s in strains:

@@ -62,7 +62,7 @@ from .cards import (JOKERS, Position, effective_suit, format_hand, parse_card, p
 from .dealing import random_deal
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
-                    bid_name, bid_rank, contract_name, is_bid, parse_contract, parse_ranking,
+                    bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
                     seat_index, strain_of)
 
 # The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
@@ -144,6 +144,20 @@ class CheckResult:
     def contract(self) -> str:
         return contract_name(self.level, self.trump, self.ranking)
 
+    @property
+    def contract_ascii(self) -> str:
+        """The contract in plain ASCII: ``4S down``, ``5NT``."""
+        return contract_ascii(self.level, self.trump, self.ranking)
+
+    @property
+    def set_by(self) -> int:
+        """Books short of the contract (0 when made)."""
+        return max(0, self.need - self.books)
+
+    def score(self, scoring: Optional["Scoring"] = None) -> int:
+        """The bidding side's score for the contract with the most books."""
+        return bid_score(self.level, self.books, self.trump, scoring, len(self.keep) + 1)
+
 
 # --------------------------------------------------------------------------
 # Bids: names, order, score
@@ -160,11 +174,51 @@ def highest_bid(books: int, min_bid_3: bool = False) -> Optional[int]:
     return level if level >= min_level(min_bid_3) else None
 
 
-def bid_score(level: int, books: int) -> int:
+def bid_score(level: int, books: int, trump: Optional[str] = None,
+              scoring: Optional["Scoring"] = None, all_books: Optional[int] = None) -> int:
     """Score of the bidding side (SPEC §1): made, books - 6; set, minus the
-    shortfall (bid 7 with 9 books: -4)."""
+    shortfall (bid 7 with 9 books: -4).  With a :class:`Scoring` variant:
+    a no-trump bid scores double (made or set), and a made bid that takes
+    every book (``all_books``: 13 in the full game) earns the Boston bonus."""
     need = level + BOOKS_FOR_LEVEL
-    return books - BOOKS_FOR_LEVEL if books >= need else books - need
+    score = books - BOOKS_FOR_LEVEL if books >= need else books - need
+    if scoring is None:
+        return score
+    if scoring.nt_double and strain_of(trump) == "NT":
+        score *= 2
+    if scoring.boston and books >= need and all_books is not None and books >= all_books:
+        score += scoring.boston
+    return score
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The scoring rules in force.  The default is the rule of SPEC §1 (made:
+    books - 6; set: minus the shortfall; lowest bid 1).  Variants players
+    use: ``nt_double`` (a no-trump bid scores double, made or set),
+    ``boston`` (bonus points for a Boston: a made bid that takes every
+    book, 13 in the full game), ``min_bid_3`` (the lowest bid is 3)."""
+
+    nt_double: bool = False
+    boston: int = 0
+    min_bid_3: bool = False
+
+    def describe(self) -> str:
+        """One line for people: ``"scoring: made books - 6, set minus the
+        shortfall"`` and the variants in force (``"; no-trump double;
+        Boston +5"``)."""
+        parts = ["made books - 6, set minus the shortfall"]
+        if self.nt_double:
+            parts.append("no-trump double")
+        if self.boston:
+            parts.append(f"Boston +{self.boston}")
+        if self.min_bid_3:
+            parts.append("lowest bid 3")
+        return "scoring: " + "; ".join(parts)
+
+    def as_json(self) -> dict:
+        return {"nt_double": self.nt_double, "boston": self.boston,
+                "min_bid": min_level(self.min_bid_3)}
 
 
 def option_key(ex: Exchange) -> tuple:
@@ -192,18 +246,107 @@ class BidSummary:
     level: Optional[int]          # highest makeable bid, None if none
     name: Optional[str]           # "5 downtown in spades"
     contract: Optional[str]       # "5S↓"
-    score: int                    # made: books - 6; if nothing is makeable,
-                                  # the (negative) score of the lowest bid
+    score: int                    # made: books - 6 (and the variants'); if
+                                  # nothing is makeable, the (negative) score
+                                  # of the lowest bid
+    scoring: Scoring = field(default_factory=Scoring)
+
+    @property
+    def rank(self) -> Optional[int]:
+        """The bid's place in the auction (:func:`bid_rank`), None if none."""
+        if self.level is None:
+            return None
+        return bid_rank(self.level, self.best.trump, self.best.ranking)
 
 
-def summarize(exchanges: Sequence[Exchange], min_bid_3: bool = False) -> BidSummary:
-    best = best_option(exchanges)
+def option_score(ex: Exchange, scoring: Scoring, all_books: Optional[int] = None) -> int:
+    """What an option is worth under ``scoring``: the score of its highest
+    makeable bid, or of the lowest bid when none is makeable."""
+    level = highest_bid(ex.books, scoring.min_bid_3)
+    if level is None:
+        level = min_level(scoring.min_bid_3)
+    return bid_score(level, ex.books, ex.trump, scoring, all_books)
+
+
+def summarize(exchanges: Sequence[Exchange], min_bid_3: bool = False,
+              scoring: Optional[Scoring] = None) -> BidSummary:
+    """The best option and its highest makeable bid.  Under the default rule
+    the best option has the most books (the higher bid wins ties); under a
+    scoring variant, the best score first, then the most books, then the
+    higher bid."""
+    if scoring is None:
+        scoring = Scoring(min_bid_3=min_bid_3)
+    min_bid_3 = scoring.min_bid_3
+    all_books = _all_books(exchanges)
+    best = None
+    for ex in exchanges:
+        key = (option_score(ex, scoring, all_books),) + option_key(ex)
+        if best is None or key > best[0]:
+            best = (key, ex)
+    if best is None:
+        raise ValueError("no options")
+    best = best[1]
     level = highest_bid(best.books, min_bid_3)
     if level is None:
-        return BidSummary(best, None, None, None, bid_score(min_level(min_bid_3), best.books))
+        return BidSummary(best, None, None, None,
+                          bid_score(min_level(min_bid_3), best.books, best.trump, scoring, all_books),
+                          scoring)
     return BidSummary(best, level, bid_name(level, best.trump, best.ranking),
                       contract_name(level, best.trump, best.ranking),
-                      bid_score(level, best.books))
+                      bid_score(level, best.books, best.trump, scoring, all_books), scoring)
+
+
+def _all_books(exchanges: Sequence[Exchange]) -> Optional[int]:
+    """Every book of the deal: the n tricks and the discard's book."""
+    for ex in exchanges:
+        return len(ex.keep) + 1
+    return None
+
+
+@dataclass
+class SeatAnalysis:
+    """One seat of :func:`analyse_auction`: its ten options and summary."""
+
+    seat: int
+    exchanges: List[Exchange]
+    summary: BidSummary
+
+
+@dataclass
+class AuctionAnalysis:
+    """Who should win the auction: each seat as the bidder, and the seat
+    whose highest makeable bid is the highest (None when no seat can make
+    the lowest bid).  Equal bids go to the seat that speaks first (the
+    bidding starts at the dealer's left; N first without a dealer)."""
+
+    seats: List[SeatAnalysis]
+    winner: Optional[int]
+
+
+def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
+                    scoring: Optional[Scoring] = None, dealer: Optional[int] = None,
+                    solver=None) -> AuctionAnalysis:
+    """:func:`analyse_bid` and :func:`summarize` for each of the four seats
+    as the bidder, and the seat that should win the auction."""
+    from .engine import Solver
+
+    scoring = scoring if scoring is not None else Scoring()
+    solver = solver if solver is not None else Solver(BID_TT_MB)
+    hands = [list(h) for h in hands]
+    kitty = list(kitty)
+    seats = []
+    for seat in range(4):
+        exs = analyse_bid(hands, kitty, seat, solver=solver)
+        seats.append(SeatAnalysis(seat, exs, summarize(exs, scoring=scoring)))
+    first = 0 if dealer is None else (dealer + 1) % 4
+    winner = None
+    for k in range(4):
+        sa = seats[(first + k) % 4]
+        if sa.summary.rank is None:
+            continue
+        if winner is None or sa.summary.rank > seats[winner].summary.rank:
+            winner = sa.seat
+    return AuctionAnalysis(seats, winner)
 
 
 # --------------------------------------------------------------------------
@@ -572,7 +715,8 @@ def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder:
 
 
 __all__ = [
-    "ALL_OPTIONS", "BidSummary", "CheckResult", "Exchange", "ExchangeStats", "analyse_bid",
+    "ALL_OPTIONS", "AuctionAnalysis", "BidSummary", "CheckResult", "Exchange", "ExchangeStats",
+    "Scoring", "SeatAnalysis", "analyse_auction", "analyse_bid", "option_score",
     "best_exchange", "best_option", "bid_kind", "bid_name", "bid_rank", "bid_score",
     "check_contract", "contract_name", "highest_bid", "random_deal", "summarize",
 ]

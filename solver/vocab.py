@@ -249,3 +249,12 @@ def contract_name(level: int, trump: Optional[str], ranking: str) -> str:
     if parse_ranking(ranking) == "down":
         text += "\u2193"
     return text
+
+
+def contract_ascii(level: int, trump: Optional[str], ranking: str) -> str:
+    """The contract in plain ASCII, as :func:`parse_contract` reads it back:
+    ``4S down``, ``3H``, ``5NT down`` (uptown has no word)."""
+    text = f"{level}{strain_of(trump)}"
+    if parse_ranking(ranking) == "down":
+        text += " down"
+    return text

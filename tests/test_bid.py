@@ -361,8 +361,8 @@ def test_cli_bid_bidder_option_and_people_output(tmp_path):
     hands, kitty, _ = SMALL
     f = tmp_path / "small.pbn"
     f.write_text(board_text(1, hands, kitty))          # no Bidder tag
-    res = run(["bid", str(f), "--json"])
-    assert res.exit_code == 2 and "bidder" in res.stderr
+    res = run(["bid", str(f), "--json"])             # every seat (tests/test_bid_cli.py)
+    assert res.exit_code == 0 and json_lines(res)[0]["bidder"] is None
     res = run(["bid", str(f), "--json", "--bidder", "E"])
     assert res.exit_code == 0
     assert json_lines(res)[0]["bidder"] == "E"
@@ -396,14 +396,14 @@ def test_cli_bad_input_other_boards_still_processed(tmp_path):
     bad_hands = [list(h) for h in hands]
     bad_hands[1] = ["S2", "S3"]                      # unequal hands
     text = (board_text(1, bad_hands, kitty, bidder)
-            + board_text(2, hands, kitty)            # no bidder
+            + board_text(2, hands, kitty)            # no bidder: bid analyses every seat
             + board_text(3, hands, kitty, bidder))
     f = tmp_path / "mixed.pbn"
     f.write_text(text)
     res = run(["bid", str(f), "--json"])
     assert res.exit_code == 2
-    assert [o["board"] for o in json_lines(res)] == ["3"]
-    assert "board 1" in res.stderr and "board 2" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["2", "3"]
+    assert "board 1" in res.stderr and "board 2" not in res.stderr
     assert "Traceback" not in res.stderr
     res = run(["check", str(f), "--contract", "1 S up", "--json"])
     assert res.exit_code == 2

@@ -457,3 +457,52 @@ def test_closed_pipe_ends_quietly():
     assert first.startswith(b"{")
     assert "Traceback" not in err and "internal error" not in err, err
     assert p.returncode in (0, 1)
+
+
+# --------------------------------------------------------------------------
+# A mistyped command, the help's labels, completion.
+
+
+def test_mistyped_command_is_not_a_file(good_file, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(["tabel", good_file])
+    assert r.exit_code == 2
+    assert "no command or file 'tabel'; did you mean 'table'?" in r.stderr
+    assert r.stdout == ""                     # nothing solved
+    r = run(["xyzzy", good_file])
+    assert r.exit_code == 2 and "no command or file 'xyzzy'" in r.stderr
+    assert "table" in r.stderr                # the commands are listed
+    # a file of that name is still a file to solve
+    (tmp_path / "tabel").write_text(GOOD)
+    r = run(["tabel", "--json"])
+    assert r.exit_code == 0 and json_lines(r)[0]["tricks"] == 2
+
+
+@pytest.mark.parametrize("command", ["", "solve", "table", "bid", "check", "puzzles", "play",
+                                     "deal", "bench"])
+def test_help_has_no_type_labels(command):
+    r = run([command, "--help"] if command else ["--help"])
+    assert r.exit_code == 0
+    text = r.stdout
+    for label in ("<bool>", "<int", "<list", "<str>", "<float", "<path>", "[x>=", "{FILE"):
+        assert label not in text, (command, label)
+    if command:
+        assert f" {command} [OPTIONS]" in " ".join(text.split())
+
+
+def test_developer_options_hidden():
+    r = run(["bench", "--help"])
+    assert "--regen-signature" not in r.stdout
+
+
+def test_completion_options():
+    r = run(["--help"])
+    assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, _WHIST_SOLVE_COMPLETE="complete_bash", COMP_WORDS="whist-solve ta",
+               COMP_CWORD="1")
+    code = "import sys; sys.argv[0] = 'whist-solve'; from whist_solve.cli.main import main; main()"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["table"]

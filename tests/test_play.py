@@ -146,3 +146,73 @@ def test_bad_input(tmp_path, pbn):
     r = run(["play", str(bad)], input="quit\n")
     assert r.exit_code == 2
     assert "board 1" in r.stderr and "SA" in r.stderr
+
+
+# --------------------------------------------------------------------------
+# The screen: 80 x 24, the message kept, the kitty, --auto-forced, the summary.
+
+
+def _screens(out):
+    """The screens of a session: the text from one board line to the next."""
+    parts = re.split(r"(?m)^(?=Board \d)", out)
+    return [p for p in parts if p.startswith("Board")]
+
+
+def test_screen_fits_80_by_24(tmp_path):
+    from support import ROOT
+    example = str(ROOT / "examples" / "deal.pbn")
+    for board in ("1", "3", "4"):
+        r = run(["play", example, "--board", board], input="\n" * 60 + "quit\n")
+        assert r.exit_code == 0, r.stderr
+        screens = _screens(r.stdout)
+        assert len(screens) > 3
+        for screen in screens:
+            lines = screen.rstrip("\n").split("\n")
+            # the screen, its message and the prompt line
+            assert len(lines) <= 23, (board, screen)
+            assert all(len(ln) <= 80 for ln in lines), (board, screen)
+            assert "Trump" in lines[0] or "No-trump" in lines[0]
+            for seat in ("North", "East", "South", "West"):
+                assert seat in screen
+
+
+def test_mistake_message_stays_on_the_next_screen(pbn):
+    r = run(["play", pbn], input="s2\nquit\n")
+    screens = _screens(r.stdout)
+    assert "a mistake, N-S lose 2 tricks" in screens[-1]
+    # the trick so far: North's S2 in the middle of the table
+    assert re.search(r"^\s+\S+2\s*$", screens[-1], re.M)
+
+
+def test_kitty_shown_in_bid_whist():
+    from support import ROOT
+    r = run(["play", str(ROOT / "examples" / "deal.pbn"), "--board", "3"], input="quit\n")
+    first = _screens(r.stdout)[0]
+    kitty = next(ln for ln in first.splitlines() if ln.startswith("Kitty"))
+    assert "J5" in kitty and "A962" in kitty
+
+
+def test_auto_forced(pbn):
+    # After SA, East holds SK D2 and must follow with SK: played for him.
+    r = run(["play", "--auto-forced", pbn], input="sa\nquit\n")
+    out = r.stdout
+    assert re.search(r"East plays \S+K .*\(forced\)\.", out)
+    assert "South to play" in out and "East to play" not in out
+    # undo takes back the forced card and the user's card before it
+    r = run(["play", "--auto-forced", pbn], input="sa\nundo\nquit\n")
+    screens = _screens(r.stdout)
+    assert "Took back" in screens[-1] and screens[-1].count("Took back") == 2
+    assert re.search("North(\u25b8|>)", screens[-1])             # North on turn again
+    assert results(screens[-1]) == [(2, 0)]
+
+
+def test_summary_on_quit_and_at_the_end(pbn):
+    r = run(["play", pbn], input="s2\nquit\n")
+    out = r.stdout
+    assert "Summary: 1 card played" in out
+    assert "Mistakes: 1: N S2 at trick 1 (-2)" in out
+    assert "Tricks lost: N-S 2, E-W 0" in out
+    r = run(["play", pbn], input="\n" * 8 + "quit\n")
+    out = r.stdout
+    assert "Summary: N-S 2, E-W 0" in out and "Mistakes: 0" in out
+    assert out.count("Summary:") == 1

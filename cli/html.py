@@ -1,0 +1,338 @@
+"""Printable diagrams: ``--html FILE`` of ``solve``, ``table`` and
+``puzzles`` writes one self-contained page.
+
+The page needs nothing but itself: the style sheet is inline, there is no
+script and no link to the network; suits are the symbols of the text
+(hearts and diamonds in red).  Each board is fed as the object its
+``--json`` line holds (and, where a diagram needs it, the position), so the
+page and the JSON always say the same thing.  ``puzzles`` gives a booklet:
+the problems first, then the solutions, which start on a new page when
+printed.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+
+from whist_solve.cards import JOKERS, Position, sort_cards
+from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
+                               SUITS)
+
+_SYMBOLS = {"S": "&spades;", "H": "&hearts;", "D": "&diams;", "C": "&clubs;"}
+_RED = {"H", "D"}
+
+CSS = """
+body { font-family: Georgia, 'Times New Roman', serif; margin: 2em auto; max-width: 52em;
+       color: #111; background: #fff; line-height: 1.35; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin: 0 0 0.3em 0; }
+h3 { font-size: 1.05em; margin: 0.8em 0 0.3em 0; }
+.board { border-top: 1px solid #999; padding-top: 1em; margin-top: 1.5em; }
+.facts { color: #333; margin: 0 0 0.6em 0; }
+.s, .c { color: #111; } .h, .d { color: #c00; }
+.diagram { display: grid; grid-template-columns: 11em 11em 11em; grid-template-rows: auto auto auto;
+           gap: 0.4em 0.6em; margin: 0.6em 0; }
+.seat { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0.95em; }
+.seat .name { font-family: Georgia, serif; font-weight: bold; display: block; }
+.seat .turn { color: #a60; }
+.north { grid-column: 2; grid-row: 1; } .west { grid-column: 1; grid-row: 2; }
+.east { grid-column: 3; grid-row: 2; } .south { grid-column: 2; grid-row: 3; }
+.centre { grid-column: 2; grid-row: 2; border: 1px solid #bbb; border-radius: 0.4em;
+          padding: 0.3em; font-size: 0.9em; text-align: center; align-self: center; }
+table.dd, table.line, table.values { border-collapse: collapse; margin: 0.4em 0 0.8em 0; }
+table.dd td, table.dd th, table.line td, table.line th, table.values td, table.values th {
+  border: 1px solid #bbb; padding: 0.15em 0.6em; text-align: center; }
+table.values td.cards { text-align: left; }
+tr.best td { font-weight: bold; background: #eef6ee; }
+.cost { color: #c00; }
+.verdict.yes { color: #070; font-weight: bold; } .verdict.no { color: #c00; font-weight: bold; }
+.comment { font-style: italic; }
+.won { text-decoration: underline; }
+.j { font-weight: bold; color: #639; }
+.led::before { content: "\\203A"; color: #888; }
+.note { color: #555; font-size: 0.9em; }
+@media print {
+  body { margin: 0; max-width: none; }
+  .board { break-inside: avoid; page-break-inside: avoid; }
+  .solutions { break-before: page; page-break-before: always; }
+  tr.best td { background: none; }
+}
+"""
+
+
+# --------------------------------------------------------------------------
+# Pieces
+
+
+def card(c: str) -> str:
+    """One card: ``<span class="h">&hearts;</span>A``."""
+    if c in JOKERS:
+        return f'<span class="j">{escape(c)}</span>'
+    s = c[0]
+    return f'<span class="{s.lower()}">{_SYMBOLS[s]}{escape(c[1])}</span>'
+
+
+def cards(cs: Iterable[str]) -> str:
+    return " ".join(card(c) for c in cs)
+
+
+def suit(s: str) -> str:
+    if s not in _SYMBOLS:
+        return escape(s)
+    return f'<span class="{s.lower()}">{_SYMBOLS[s]}</span>'
+
+
+def strain_text(trump: Optional[str]) -> str:
+    if trump in (None, "NT"):
+        return "no-trump"
+    return f"{suit(trump)} {STRAIN_NAMES[trump]}"
+
+
+def hand(cs: Sequence[str], ranking: str) -> str:
+    """Four lines (a line for the jokers when there are some)."""
+    ordered = sort_cards(cs, ranking)
+    lines = []
+    for s in SUITS:
+        ranks = "".join(c[1] for c in ordered if c not in JOKERS and c[0] == s)
+        lines.append(f"{suit(s)} {escape(ranks) if ranks else '&mdash;'}")
+    jokers = [c for c in JOKERS if c in cs]
+    if jokers:
+        lines.append(" ".join(card(j) for j in jokers))
+    return "<br>".join(lines)
+
+
+def diagram(hands: Sequence[Sequence[str]], ranking: str, centre: str = "",
+            turn: Optional[int] = None) -> str:
+    """The four hands around ``centre`` (the current trick or the kitty)."""
+    parts = ['<div class="diagram">']
+    for seat, cls in enumerate(("north", "east", "south", "west")):
+        name = escape(SEAT_NAMES[SEATS[seat]])
+        if seat == turn:
+            name += ' <span class="turn">(to play)</span>'
+        parts.append(f'<div class="seat {cls}"><span class="name">{name}</span>'
+                     f'{hand(hands[seat], ranking)}</div>')
+    if centre:
+        parts.append(f'<div class="centre">{centre}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def trick_centre(pos: Position) -> str:
+    if not pos.trick:
+        return f"{escape(SEAT_NAMES[SEATS[pos.leader]])} leads"
+    rows = []
+    for i, c in enumerate(pos.trick):
+        rows.append(f"{SEATS[(pos.leader + i) % 4]} {card(c)}")
+    return "Trick so far<br>" + "<br>".join(rows)
+
+
+def values_table(values: Mapping[str, int], ranking: str, side: str) -> str:
+    """The legal cards grouped by their value, best first."""
+    by: Dict[int, List[str]] = {}
+    for c, n in values.items():
+        by.setdefault(n, []).append(c)
+    if not by:
+        return ""
+    best = max(by)
+    rows = [f'<table class="values"><tr><th>{escape(side)} tricks</th><th>cards</th></tr>']
+    for n in sorted(by, reverse=True):
+        cls = ' class="best"' if n == best else ""
+        rows.append(f"<tr{cls}><td>{n}</td><td class=\"cards\">{cards(sort_cards(by[n], ranking))}"
+                    "</td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def line_table(pos: Position, line: Sequence[str]) -> str:
+    """The line trick by trick: the leader, each seat's card (the winner's
+    underlined), the winner and the tricks of each side."""
+    if not line:
+        return ""
+    out = ['<table class="line"><tr><th>trick</th><th>lead</th>'
+           + "".join(f"<th>{s}</th>" for s in SEATS) + "<th>won by</th><th>N-S</th><th>E-W</th></tr>"]
+    p = pos
+    number = p.ns_tricks + p.ew_tricks + 1
+    row: Dict[int, str] = {}
+    leader = p.leader
+    for i, c in enumerate(p.trick):
+        row[(p.leader + i) % 4] = card(c)
+    for c in line:
+        if not p.trick:
+            leader = p.turn
+        seat = p.turn
+        row[seat] = card(c)
+        p = p.play(c)
+        if not p.trick:
+            w = p.leader
+            cells = []
+            for s in range(4):
+                cell = row.get(s, "")
+                cls = []
+                if s == w:
+                    cls.append("won")
+                if s == leader:
+                    cls.append("led")
+                attr = f' class="{" ".join(cls)}"' if cls else ""
+                cells.append(f"<td{attr}>{cell}</td>")
+            out.append(f"<tr><td>{number}</td><td>{SEATS[leader]}</td>{''.join(cells)}"
+                       f"<td>{SEATS[w]}</td><td>{p.ns_tricks}</td><td>{p.ew_tricks}</td></tr>")
+            number += 1
+            row = {}
+    out.append("</table>")
+    return "".join(out)
+
+
+def _facts(obj: Mapping, pos: Optional[Position]) -> str:
+    bits = [strain_text(obj.get("trump")) + f", {RANKING_NAMES.get(obj.get('ranking', 'up'))}"]
+    if obj.get("leader"):
+        bits.append(f"{SEAT_NAMES[obj['leader']]} led the first trick")
+    if pos is not None and not pos.is_over():
+        bits.append(f"{SEAT_NAMES[SEATS[pos.turn]]} to play, {pos.tricks_left} "
+                    f"trick{'s' if pos.tricks_left != 1 else ''} left")
+    return f'<p class="facts">{"; ".join(bits)}.</p>'
+
+
+def _board_heading(obj: Mapping, extra: str = "") -> str:
+    label = escape(str(obj.get("board", "")))
+    title = f": {escape(obj['title'])}" if obj.get("title") else ""
+    where = f' <span class="note">{escape(obj["file"])}</span>' if obj.get("file") else ""
+    return f"<h2>Board {label}{title}{extra}{where}</h2>"
+
+
+# --------------------------------------------------------------------------
+# The page
+
+
+class HtmlPage:
+    """One page of boards; :meth:`write` saves it."""
+
+    def __init__(self, title: str):
+        self.title = title
+        self.sections: List[str] = []
+        self.solutions: List[str] = []     # puzzles: after the problems
+
+    # ---- solve ----------------------------------------------------------
+
+    def add_solve(self, obj: Mapping, pos: Position) -> None:
+        """A board of ``solve``: the diagram, each card's value, the line."""
+        side = SIDE_NAMES["NS" if pos.turn % 2 == 0 else "EW"]
+        parts = ['<section class="board">', _board_heading(obj), _facts(obj, pos),
+                 diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn)]
+        if not pos.is_over():
+            parts.append(f"<p><b>{side} take {obj['tricks']} of the {obj['tricks_left']} "
+                         f"trick{'s' if obj['tricks_left'] != 1 else ''} left</b> with best play "
+                         f"(N-S {obj['ns_tricks']}, E-W {obj['ew_tricks']}).</p>")
+            parts.append(f"<h3>The value of each card of {SEAT_NAMES[SEATS[pos.turn]]}</h3>")
+            parts.append(values_table(obj["cards"], pos.ranking, side))
+            parts.append("<h3>One best line</h3>")
+            parts.append(line_table(pos, obj["line"]))
+        parts.append("</section>")
+        self.sections.append("".join(parts))
+
+    # ---- table ----------------------------------------------------------
+
+    def add_table(self, obj: Mapping, hands: Sequence[Sequence[str]],
+                  kitty: Sequence[str] = ()) -> None:
+        """A board of ``table``: the deal and the tricks N-S take by strain,
+        ranking and leader."""
+        centre = f"Kitty<br>{cards(sort_cards(kitty))}" if kitty else ""
+        parts = ['<section class="board">', _board_heading(obj),
+                 diagram(hands, "up", centre)]
+        table = obj["table"]
+        strains = list(table)
+        rankings = list(next(iter(table.values()))) if table else []
+        for r in rankings:
+            parts.append(f"<h3>Tricks won by N-S, {RANKING_NAMES[r]} "
+                         f"(of {obj.get('tricks_total', '')})</h3>")
+            parts.append('<table class="dd"><tr><th>leader</th>'
+                         + "".join(f"<th>{suit(s) if s != 'NT' else 'NT'}</th>" for s in strains)
+                         + "</tr>")
+            for seat in SEATS:
+                parts.append(f"<tr><th>{seat}</th>"
+                             + "".join(f"<td>{table[s][r][seat]}</td>" for s in strains)
+                             + "</tr>")
+            parts.append("</table>")
+        parts.append("</section>")
+        self.sections.append("".join(parts))
+
+    # ---- puzzles --------------------------------------------------------
+
+    def add_puzzle(self, obj: Mapping, pos: Position) -> None:
+        """A problem (the diagram and the goal) for the first part of the
+        booklet, and its solution (verdict, key plays, values, the line)
+        for the second."""
+        goal = obj["goal"]
+        side = SIDE_NAMES[goal["side"]]
+        left = obj["tricks_left"]
+        n = len(self.solutions) + 1
+        ask = (f"{side} to take {goal['tricks']} of the {left} "
+               f"trick{'s' if left != 1 else ''} left; {SEAT_NAMES[SEATS[pos.turn]]} to play.")
+        problem = ['<section class="board problem">',
+                   _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
+                   _facts(obj, None), diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn),
+                   f"<p><b>{escape(ask)}</b></p>"]
+        if obj.get("comment"):
+            problem.append(f'<p class="comment">{escape(obj["comment"])}</p>')
+        problem.append("</section>")
+        self.sections.append("".join(problem))
+
+        ok = obj["solved"]
+        verdict = (f'<span class="verdict yes">Solved:</span> {side} take {obj["tricks"]} '
+                   f'(goal {goal["tricks"]}).' if ok else
+                   f'<span class="verdict no">The goal fails:</span> {side} take only '
+                   f'{obj["tricks"]} (goal {goal["tricks"]}).')
+        sol = ['<section class="board solution">',
+               f"<h2>Solution {n}: board {escape(str(obj.get('board', '')))}"
+               + (f": {escape(obj['title'])}" if obj.get("title") else "") + "</h2>",
+               f"<p>{verdict}</p>"]
+        if obj.get("key"):
+            sol.append(f'<h3>The key plays</h3><p class="note">The cards that keep the verdict; '
+                       f'in brackets, the tricks of {side} after each other card.</p><ul>')
+            for k in obj["key"]:
+                bad = ", ".join(f"{card(c)} <span class=\"note\">({v})</span>"
+                                for c, v in k["bad"].items())
+                sol.append(f"<li>Trick {k['trick']}, {SEAT_NAMES[k['seat']]}: "
+                           f"{cards(k['good'])}"
+                           + (f"; not {bad}" if bad else "")
+                           + "</li>")
+            sol.append("</ul>")
+        if obj.get("cards"):
+            sol.append(f"<h3>Each card of {SEAT_NAMES[SEATS[pos.turn]]}: tricks of {side}</h3>")
+            sol.append(values_table(obj["cards"], pos.ranking, side))
+        sol.append("<h3>One best line</h3>")
+        sol.append(line_table(pos, obj["line"]))
+        sol.append("</section>")
+        self.solutions.append("".join(sol))
+
+    # ---- output ---------------------------------------------------------
+
+    def text(self) -> str:
+        body = []
+        if self.solutions:
+            body.append("<h1>Problems</h1>")
+            body.extend(self.sections)
+            body.append('<div class="solutions"><h1>Solutions</h1>')
+            body.extend(self.solutions)
+            body.append("</div>")
+        else:
+            body.extend(self.sections)
+        if not self.sections:
+            body.append("<p>No boards.</p>")
+        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                f"<title>{escape(self.title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+                f"<header><p class=\"note\">{escape(self.title)}</p></header>\n"
+                + "\n".join(body) + "\n</body>\n</html>\n")
+
+    def write(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.text())
+
+
+def write_page(run, page: HtmlPage, path: str) -> None:
+    """Writes the page, or reports why it cannot (exit status 2)."""
+    try:
+        page.write(path)
+    except OSError as e:
+        run.error("", f"cannot write the HTML page {path}: {e.strerror or e}")
+    else:
+        run.err.print(f"wrote {path}", highlight=False)

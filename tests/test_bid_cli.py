@@ -1,0 +1,140 @@
+"""``bid`` with no bidder (every seat), the scoring variants and ``check``'s
+output: who led each trick, "set by N", the ASCII contract."""
+from __future__ import annotations
+
+from support.cli_run import json_lines, run
+
+from whist_solve.bid import (Exchange, Scoring, analyse_bid, bid_score, highest_bid, summarize)
+from whist_solve.cards import format_hand
+from whist_solve.dealing import random_deal
+from whist_solve.pbn import format_deal
+from whist_solve.vocab import SEATS, bid_rank, parse_contract
+
+SMALL = ([["SA", "SK", "H2"], ["S2", "S3", "JL"], ["H3", "H4", "D2"], ["D3", "D4", "C2"]],
+         ["JH", "SQ"])
+
+
+def board_text(number, hands, kitty, *tags):
+    lines = [f'[Board "{number}"]', f'[Deal "{format_deal(hands)}"]',
+             f'[Kitty "{format_hand(kitty)}"]', *tags]
+    return "\n".join(lines) + "\n\n"
+
+
+def _write(tmp_path, text, name="d.pbn"):
+    f = tmp_path / name
+    f.write_text(text)
+    return str(f)
+
+
+def test_bid_without_bidder_analyses_every_seat(tmp_path):
+    hands, kitty, _ = random_deal(13)
+    f = _write(tmp_path, board_text(1, hands, kitty, '[Dealer "E"]'))
+    res = run(["bid", f, "--json"])
+    assert res.exit_code == 0, res.stderr
+    (obj,) = json_lines(res)
+    assert obj["bidder"] is None and set(obj["seats"]) == set(SEATS)
+    assert obj["scoring"] == {"nt_double": False, "boston": 0, "min_bid": 1}
+    ranks = {}
+    for seat, letter in enumerate(SEATS):
+        exs = analyse_bid(hands, kitty, seat)
+        summary = summarize(exs)
+        got = obj["seats"][letter]
+        assert [o["books"] for o in got["options"]] == [ex.books for ex in exs]
+        assert got["best"]["books"] == summary.best.books
+        assert got["contract"] == summary.contract and got["score"] == summary.score
+        if summary.contract:
+            assert got["contract_ascii"].isascii()
+            assert parse_contract(got["contract_ascii"]).name() == summary.contract
+        ranks[letter] = summary.rank
+    # the winner has the highest bid; equal bids go to the first to speak
+    # (the dealer is E: S, W, N, E)
+    order = ["S", "W", "N", "E"]
+    top = max(r for r in ranks.values() if r is not None)
+    assert obj["winner"] == next(s for s in order if ranks[s] == top)
+    # one bidder: the JSON of a single seat, unchanged
+    res = run(["bid", f, "--json", "--bidder", "W"])
+    (one,) = json_lines(res)
+    assert one["bidder"] == "W" and "seats" not in one
+    assert one["options"] == obj["seats"]["W"]["options"]
+
+
+def test_bid_without_bidder_people_output(tmp_path):
+    hands, kitty, _ = random_deal(13)
+    f = _write(tmp_path, board_text(1, hands, kitty))
+    res = run(["bid", f])
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout
+    for name in ("North", "East", "South", "West"):
+        assert name in out
+    assert "Should win the auction" in out or "No seat can make a bid" in out
+    assert "scoring: made books - 6" in out
+
+
+def test_scoring_variants():
+    nt = Scoring(nt_double=True)
+    assert bid_score(4, 10, "NT", nt) == 8 and bid_score(4, 10, "S", nt) == 4
+    assert bid_score(4, 8, "NT", nt) == -4           # set by 2, doubled
+    boston = Scoring(boston=5)
+    assert bid_score(7, 13, "S", boston, all_books=13) == 12
+    assert bid_score(6, 12, "S", boston, all_books=13) == 6
+    assert bid_score(7, 13, "S") == 7                 # the default rule
+    assert "no-trump double" in nt.describe() and "Boston +5" in boston.describe()
+    assert "double" not in Scoring().describe()
+
+
+def _ex(trump, ranking, books, n=12):
+    return Exchange(trump=trump, ranking=ranking, books=books, keep=["SA"] * n, discard=[],
+                    tricks=books - 1)
+
+
+def test_nt_double_changes_the_best_option():
+    exs = [_ex("S", "up", 12), _ex("NT", "up", 11)]
+    assert summarize(exs).best.trump == "S"                  # most books
+    s = summarize(exs, scoring=Scoring(nt_double=True))
+    assert s.best.trump == "NT" and s.score == 10 and s.contract == "5NT"
+    # a Boston bonus makes the sweep worth more than a doubled no-trump
+    exs = [_ex("S", "up", 13), _ex("NT", "up", 12)]
+    assert summarize(exs, scoring=Scoring(nt_double=True)).best.trump == "NT"
+    s = summarize(exs, scoring=Scoring(nt_double=True, boston=6))
+    assert s.best.trump == "S" and s.score == 13
+
+
+def test_bid_scoring_options_in_output(tmp_path):
+    hands, kitty, bidder = random_deal(13)
+    f = _write(tmp_path, board_text(1, hands, kitty, f'[Bidder "{SEATS[bidder]}"]'))
+    res = run(["bid", f, "--json", "--nt-double", "--boston", "4"])
+    (obj,) = json_lines(res)
+    assert obj["scoring"] == {"nt_double": True, "boston": 4, "min_bid": 1}
+    exs = analyse_bid(hands, kitty, bidder)
+    assert obj["score"] == summarize(exs, scoring=Scoring(nt_double=True, boston=4)).score
+    res = run(["bid", f, "--boston", "4", "--nt-double"])
+    assert "no-trump double; Boston +4" in res.stdout
+
+
+def test_check_led_by_set_by_and_ascii(tmp_path):
+    hands, kitty, bidder = random_deal(13)
+    f = _write(tmp_path, board_text(7, hands, kitty, f'[Bidder "{SEATS[bidder]}"]'))
+    exs = analyse_bid(hands, kitty, bidder, options=[("NT", "down")])
+    level = highest_bid(exs[0].books)
+    assert level is not None and level < 7
+    bad = level + 1
+    res = run(["check", f, "--contract", f"{bad}NT\u2193", "--json"])
+    assert res.exit_code == 1
+    (obj,) = json_lines(res)
+    assert obj["contract"] == f"{bad}NT\u2193" and obj["contract_ascii"] == f"{bad}NT down"
+    assert obj["contract_ascii"].isascii()
+    assert parse_contract(obj["contract_ascii"]).ranking == "down"
+    short = bad + 6 - obj["books"]
+    assert obj["set_by"] == short and obj["score"] == -short
+    res = run(["check", f, "--contract", f"{bad}NT\u2193", "--json", "--nt-double"])
+    assert json_lines(res)[0]["score"] == -2 * short
+    res = run(["check", f, "--contract", f"{bad} NT down"])
+    assert f"Set by {short}" in res.stdout and f"scores {-short:+d}" in res.stdout
+    assert "Led" in res.stdout
+    # the seat that led each trick: the bidder leads the first
+    rows = [ln.split() for ln in res.stdout.splitlines()
+            if ln.strip("│ ").split(" ")[0].isdigit()]
+    first = next(r for r in rows if r[1] == "1")
+    assert first[2] == SEATS[bidder]
+    res = run(["check", f, "--contract", f"{level} NT down"])
+    assert res.exit_code == 0 and f"scores {level:+d}" in res.stdout

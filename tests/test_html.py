@@ -1,0 +1,142 @@
+"""``--html FILE`` of solve, table and puzzles: one well-formed,
+self-contained page (no script, no network) with the hands, the values and
+the line, checked with Python's HTML parser."""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from support import ROOT
+from support.cli_run import json_lines, run
+
+EXAMPLE = str(ROOT / "examples" / "deal.pbn")
+PUZZLES = str(ROOT / "puzzles" / "classic.pbn")
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr", "source"}
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+class Page(HTMLParser):
+    """Checks that every element is closed in order; keeps the text, the
+    tags and the attributes."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []
+        self.problems = []
+        self.tags = []
+        self.attrs = []
+        self.text = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+            return
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path):
+    raw = open(path, encoding="utf-8").read()
+    p = Page()
+    p.feed(raw)
+    p.close()
+    assert not p.problems, p.problems[:5]
+    assert p.stack == [], p.stack
+    assert raw.startswith("<!DOCTYPE html>")
+    # self-contained: no script, no link, nothing fetched from anywhere
+    assert "script" not in p.tags and "link" not in p.tags and "img" not in p.tags
+    assert not re.search(r"https?://", raw)
+    assert not any(k in ("src", "href") for k, _v in p.attrs)
+    assert "<style>" in raw and "@media print" in raw
+    p.raw = raw
+    p.all_text = " ".join(" ".join(p.text).split())
+    return p
+
+
+def hand_lines(hand_pbn):
+    """'AK3.QJ9..T2' -> ['♠ AK3', '♥ QJ9', '♦ —', '♣ T2'] (sorted as the page shows)."""
+    order = "AKQJT98765432"
+    out = []
+    for s, ranks in zip("SHDC", hand_pbn.split(".")[:4]):
+        r = "".join(sorted(ranks.upper(), key=order.index))
+        out.append(f"{SYMBOLS[s]} {r or chr(0x2014)}")
+    return out
+
+
+def test_solve_html(tmp_path):
+    page_path = tmp_path / "solve.html"
+    r = run(["solve", EXAMPLE, "--json", "--html", str(page_path)])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    p = parse(page_path)
+    # the red suits are red
+    assert re.search(r"\.h, \.d \{ color: #c00", p.raw)
+    for obj in objs:
+        assert f"Board {obj['board']}" in p.all_text
+    # board 1: the full deal, every hand in the diagram; each card's value
+    first = objs[0]
+    hands = first["deal"].split(":")[1].split()
+    for h in hands:
+        for line in hand_lines(h):
+            assert line in p.all_text, line
+    for c, n in first["cards"].items():
+        assert f"{SYMBOLS[c[0]]}{c[1]}" in p.all_text
+    # the line, trick by trick: every card of it appears in the line table
+    line_html = p.raw.split("One best line")[1].split("</table>")[0]
+    for c in first["line"]:
+        assert f"{c[1]}</span>" in line_html
+    assert line_html.count("<tr>") == len(first["line"]) // 4 + 1
+
+
+def test_table_html(tmp_path):
+    page_path = tmp_path / "table.html"
+    r = run(["table", EXAMPLE, "--json", "--ranking", "both", "--html", str(page_path)])
+    assert r.exit_code == 0, r.stderr
+    p = parse(page_path)
+    objs = json_lines(r)
+    assert "uptown" in p.all_text and "downtown" in p.all_text
+    # every value of the first board's table, in the order of the page
+    body = p.raw.split("Board 1")[1].split("<section")[0]
+    cells = [int(x) for x in re.findall(r"<td>(\d+)</td>", body)]
+    t = objs[0]["table"]
+    want = [t[s][r][seat] for r in ("up", "down") for seat in "NESW" for s in t]
+    assert cells == want
+    # the bid whist board shows its kitty
+    assert "Kitty" in p.all_text
+
+
+def test_puzzles_booklet(tmp_path):
+    page_path = tmp_path / "book.html"
+    r = run(["puzzles", PUZZLES, "--json", "--html", str(page_path)])
+    assert r.exit_code == 0, r.stderr
+    objs = json_lines(r)
+    p = parse(page_path)
+    text = p.all_text
+    # the problems first, then the solutions, on a new page when printed
+    assert text.index("Problems") < text.index("Solutions")
+    assert ".solutions { break-before: page" in p.raw
+    solutions = text[text.index("Solutions"):]
+    problems = text[:text.index("Solutions")]
+    for k, obj in enumerate(objs, 1):
+        assert f"(problem {k})" in problems
+        assert f"Solution {k}: board {obj['board']}" in solutions
+        side = {"NS": "N-S", "EW": "E-W"}[obj["goal"]["side"]]
+        assert f"{side} to take {obj['goal']['tricks']} of the {obj['tricks_left']}" in problems
+    # no answer among the problems
+    assert "Solved:" not in problems and "Solved:" in solutions
+
+
+def test_html_cannot_write(tmp_path):
+    r = run(["solve", EXAMPLE, "--html", str(tmp_path / "no" / "such" / "dir.html")])
+    assert r.exit_code == 2
+    assert "cannot write the HTML page" in r.stderr and "Traceback" not in r.stderr
