@@ -153,9 +153,11 @@ class Run:
         """Ends the command with the run's exit status."""
         raise typer.Exit(self.status)
 
-    def boards(self, files: List[str]) -> Iterator[Tuple[str, object]]:
+    def boards(self, files: List[str], partial: bool = False) -> Iterator[Tuple[str, object]]:
         """Yields (where, board) for every good board of every file; bad
-        files and boards are reported on stderr and skipped."""
+        files and boards are reported on stderr and skipped.  ``partial``:
+        a board whose Deal leaves hands unknown (``-``) is good too
+        (``simulate``)."""
         for path in files:
             name = file_name(path)
             try:
@@ -176,8 +178,10 @@ class Run:
                 for board in boards:
                     where = f"{name}: board {board.label}"
                     self.describe(where)
-                    if board.errors:
-                        for msg in board.errors:
+                    errors = [e for e in board.errors
+                              if not (partial and e == getattr(board, "unknown_error", None))]
+                    if errors:
+                        for msg in errors:
                             self.error(where, strip_prefix(str(msg), name, path, f"board {board.label}"))
                         self.advance()
                         continue
