@@ -20,8 +20,8 @@ from typing import List
 import typer
 from typer.core import TyperGroup
 
-from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, solve_cmd,
-               table_cmd)
+from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, simulate_cmd,
+               solve_cmd, table_cmd)
 from .options import version_callback
 
 
@@ -67,6 +67,7 @@ app.command("play")(play_cmd.play)
 app.command("bench")(bench_cmd.bench)
 app.command("bid")(bid_cmd.bid)
 app.command("check")(check_cmd.check)
+app.command("simulate")(simulate_cmd.simulate)
 
 
 def main() -> None:
