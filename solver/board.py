@@ -66,7 +66,7 @@ class UnknownHands(WhistError):
 def unknown_hands_message(unknown: Sequence[int]) -> str:
     if len(unknown) == 1:
         return f"{SEATS[unknown[0]]}'s hand is not known ('-' in the Deal): use simulate"
-    names = " and ".join(SEATS[s] for s in unknown)
+    names = ", ".join(SEATS[s] for s in unknown[:-1]) + f" and {SEATS[unknown[-1]]}"
     return f"the hands of {names} are not known ('-' in the Deal): use simulate"
 
 
