@@ -1120,3 +1120,16 @@ def sim_tricks_view(st: Style, board, agg, out: Mapping) -> Panel:
             table.add_row(*row)
         parts.append(table)
     return _sim_panel(board, parts)
+
+
+def simulate_bench_table(results: Sequence[Mapping]) -> Table:
+    """``bench --set simulate``: samples per second of each question."""
+    table = Table(title="simulate (one process)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("question")
+    for name in ("samples", "time", "samples/s", "slowest", "nodes"):
+        table.add_column(name, justify="right")
+    for r in results:
+        table.add_row(r["question"], str(r["samples"]), fmt_time(r["seconds"]),
+                      f"{r['samples_per_second']:.2f}" if r["samples_per_second"] else "",
+                      fmt_time(r["slowest"]), fmt_count(r["nodes"]))
+    return table

@@ -202,3 +202,15 @@ def test_one_unknown_hand_message(tmp_path):
     res = run(["solve", path])
     assert res.exit_code == 2
     assert f"{path}: board U: W's hand is not known ('-' in the Deal): use simulate" in res.stderr
+
+
+def test_bench_simulate_set():
+    res = run(["bench", "--set", "simulate", "--limit", "1", "--json"])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["sets"] == []
+    assert [r["question"] for r in doc["simulate"]] == ["lead", "bid"]
+    for r in doc["simulate"]:
+        assert r["samples"] == 1 and r["nodes"] > 0 and r["samples_per_second"] > 0
+    from whist_solve.bench import resolve_sets
+    assert "simulate" not in [n for n, _p in resolve_sets(["all"])]
