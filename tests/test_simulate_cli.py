@@ -214,3 +214,25 @@ def test_bench_simulate_set():
         assert r["samples"] == 1 and r["nodes"] > 0 and r["samples_per_second"] > 0
     from whist_solve.bench import resolve_sets
     assert "simulate" not in [n for n, _p in resolve_sets(["all"])]
+
+
+def test_ctrl_c_prints_the_partial_result(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    path = write(tmp_path, "l.pbn", LEAD)
+    proc = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "simulate", path,
+                             "--json", "--count", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    objs = [json.loads(ln) for ln in out.splitlines()]
+    assert len(objs) == 1 and objs[0]["partial"] is True and objs[0]["samples"] < 1000000
+    assert "interrupted" in err and "Traceback" not in err
