@@ -29,7 +29,7 @@ from whist_solve.simulate import (bid_question, lead_question, run_samples, tric
 from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
-from .options import (BIDDER_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
+from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, seat_option, strains_option, table_ranking_option)
 from .runner import EXIT_BAD, Run
 
@@ -114,7 +114,9 @@ def simulate(
         None, "--tt-mb", min=1,
         help="Size of the transposition table in MB (per worker). Default: the bid "
              "command's for bid, the solver's otherwise."),
-    jobs: int = JOBS_OPT,
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                             help="Solve the samples on this many processes (the output is the "
+                                  "same whatever the number)."),
     scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Double-dummy simulation: deal the unseen cards at random, solve
