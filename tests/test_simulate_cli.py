@@ -122,9 +122,9 @@ def test_full_knowledge_agrees_with_solve_table_and_bid(tmp_path):
 
 def test_malformed_constraint_exit_2_with_position(tmp_path):
     path = write(tmp_path, "l.pbn", LEAD)
-    res = run(["simulate", path, "--constraint", "hcp(E) >= and length(E, S) > 4"])
+    res = run(["simulate", path, "--constraint", "hcp(E) >= 12 and length(E, X) > 4"])
     assert res.exit_code == 2
-    assert "column" in res.stderr and "^" in res.stderr
+    assert "unknown suit 'X'" in res.stderr and "column 28" in res.stderr and "^" in res.stderr
     assert res.stdout == ""
 
 
