@@ -152,6 +152,9 @@ def simulate(
         for where, board in run.boards(files, partial=True):
             try:
                 with run.guard(where, board):
+                    if board.sections.get("Play"):
+                        run.warning(where, "the Play section is ignored (the simulation starts "
+                                           "from the deal)")
                     problem = build_problem(board, **opts)
                     if tt_mb is not None:
                         problem = dataclasses.replace(problem, tt_mb=tt_mb)
