@@ -21,9 +21,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, BenchError, compare_baseline,
-                               compare_with_dds, load_reports, measure_set, read_baseline,
-                               report_json, save_baseline as write_baseline, source_tree)
+from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, SIMULATE_COUNTS, SIMULATE_SET,
+                               BenchError, compare_baseline, compare_with_dds, load_reports,
+                               measure_set, read_baseline, report_json,
+                               save_baseline as write_baseline, simulate_bench, source_tree)
 from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
@@ -35,7 +36,8 @@ def bench(
     sets: List[str] = typer.Option(
         ["random"], "--set", "-s", metavar="SET",
         help="Deal set(s) to run (repeat or comma-separate): random, downtown, bid, endings, "
-             "hard, exchange, all; or PBN files."),
+             "hard, exchange, all; simulate (not in all: samples per second of a lead and a bid "
+             "simulation, --limit samples of each); or PBN files."),
     compare_dds: bool = typer.Option(False, "--compare-dds",
                                      help="Also run DDS (endplay, one thread) on the same deals: "
                                           "ratios ours/DDS and a check that every value is equal."),
@@ -103,8 +105,12 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         error(message)
         bad_boards.append(message)
 
+    # The simulate set is measured apart (samples per second, no deals).
+    names = [p.strip() for v in sets for p in str(v).split(",") if p.strip()]
+    want_sim = any(p.lower() == SIMULATE_SET for p in names)
+    sets = [p for p in names if p.lower() != SIMULATE_SET]
     try:
-        reports = load_reports(sets, limit, tt_mb, bad_board)
+        reports = load_reports(sets, limit, tt_mb, bad_board) if sets or not want_sim else []
         base_doc = read_baseline(baseline) if baseline is not None else None
     except BenchError as e:
         error(str(e))
@@ -153,7 +159,12 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         comparison = compare_baseline(reports, base_doc, threshold)
         if any(c.get("regression") or c.get("values_changed") for c in comparison):
             status = 1
-    if save_baseline is not None:
+    sim_results = None
+    if want_sim:
+        counts = {q: (limit or n) for q, n in SIMULATE_COUNTS.items()}
+        err.print(f"simulate: {', '.join(f'{n} {q} samples' for q, n in counts.items())}...")
+        sim_results = simulate_bench(counts, tt_mb=tt_mb)
+    if save_baseline is not None and reports:
         write_baseline(save_baseline, reports, jobs, tt_mb or DEFAULT_TT_MB, repeat)
         err.print(f"baseline written to {save_baseline}")
 
@@ -164,12 +175,17 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     if json_out:
         doc = report_json(reports, jobs, tt_mb or DEFAULT_TT_MB, repeat, status, dds_desc,
                           comparison, baseline, threshold, bad_boards)
+        if sim_results is not None:
+            doc["simulate"] = sim_results
         sys.stdout.write(json.dumps(doc) + "\n")
         sys.stdout.flush()
     else:
-        for part in render.bench_report(reports, jobs, repeat, compare_dds, dds_desc,
-                                        comparison, baseline, threshold):
-            out.print(part)
+        if reports:
+            for part in render.bench_report(reports, jobs, repeat, compare_dds, dds_desc,
+                                            comparison, baseline, threshold):
+                out.print(part)
+        if sim_results is not None:
+            out.print(render.simulate_bench_table(sim_results))
     for line in render.bench_alerts(reports, comparison, threshold):
         err.print(line)
     return status

@@ -22,7 +22,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup
 
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, review_cmd,
-               solve_cmd, table_cmd)
+               simulate_cmd, solve_cmd, table_cmd)
 from .options import version_callback
 
 
@@ -138,6 +138,7 @@ app.command("bench")(bench_cmd.bench)
 app.command("bid")(bid_cmd.bid)
 app.command("check")(check_cmd.check)
 app.command("review")(review_cmd.review)
+app.command("simulate")(simulate_cmd.simulate)
 
 
 def main() -> None:

@@ -22,7 +22,8 @@ from whist_solve.cards import JOKERS, Position, sort_cards
 from whist_solve.lines import Decision, LineTrick
 from whist_solve.puzzle import Goal, KeyPlay
 from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
-                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, side_name, strain_name)
+                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, contract_name, side_name,
+                               strain_name)
 
 SUIT_STYLES = {"S": "bold blue", "H": "bold red", "D": "bold dark_orange", "C": "bold green"}
 JOKER_STYLE = "bold magenta"
@@ -1008,6 +1009,111 @@ def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
                  box=box.ROUNDED, expand=False)
 
 
+# simulate
+
+Z95 = 1.96          # a 95% interval is the mean +- 1.96 standard errors
+_SPARKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+_SPARKS_ASCII = " .:-=+*#%@"
+
+
+def _pm(st: Style, se: Optional[float], digits: int = 2) -> str:
+    """``± 0.18``: the half-width of the 95% interval."""
+    if se is None:
+        return ""
+    pm = "\u00b1" if st.symbols else "+-"
+    return f" {pm}{Z95 * se:.{digits}f}"
+
+
+def _share_se(p: Optional[float], n: int) -> Optional[float]:
+    if p is None or n < 2:
+        return None
+    return (p * (1 - p) / n) ** 0.5
+
+
+def _pct(p: Optional[float]) -> str:
+    return "" if p is None else f"{100 * p:.0f}%"
+
+
+def sparkline(st: Style, hist: Mapping[str, int], lo: int, hi: int) -> Text:
+    """One character per value from ``lo`` to ``hi``, its height the share
+    of the deals (a histogram on one line)."""
+    marks = _SPARKS if st.symbols else _SPARKS_ASCII
+    counts = [hist.get(str(v), 0) for v in range(lo, hi + 1)]
+    top = max(counts) if counts and max(counts) else 1
+    out = ""
+    for c in counts:
+        out += marks[0] if c == 0 else marks[max(1, round(c / top * (len(marks) - 1)))]
+    return Text(out, style="cyan")
+
+
+def histogram_table(st: Style, hist: Mapping[str, int], what: str, width: int = 30) -> Table:
+    """A histogram drawn with bars: one row per value, the bar, the deals
+    and their share."""
+    table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
+    table.add_column(what, justify="right")
+    table.add_column("", no_wrap=True)
+    table.add_column("deals", justify="right")
+    table.add_column("share", justify="right")
+    total = sum(hist.values()) or 1
+    top = max(hist.values()) if hist else 1
+    keys = sorted(int(k) for k in hist)
+    for v in range(keys[0], keys[-1] + 1) if keys else ():
+        c = hist.get(str(v), 0)
+        k = round(c / top * width)
+        bar = ("\u2588" if st.symbols else "#") * k
+        if c and not k:
+            bar = "\u258f" if st.symbols else "|"
+        table.add_row(str(v), Text(bar, style="cyan"), str(c), f"{100 * c / total:.1f}%")
+    return table
+
+
+def _known_hands_text(st: Style, board) -> Text:
+    t = Text()
+    for seat, h in enumerate(board.known_hands()):
+        if seat:
+            t.append("   ")
+        t.append(f"{SEATS[seat]} ", style="bold")
+        if h is None:
+            t.append("?", style="dim")
+        else:
+            t.append_text(compact_hand(st, h, "up"))
+    return t
+
+
+def _sim_head(st: Style, out: Mapping, extra: str = "") -> Text:
+    t = Text()
+    t.append(f"{out['samples']} samples", style="bold")
+    t.append(f", seed {out['seed']}")
+    if extra:
+        t.append(f"; {extra}")
+    if out.get("partial"):
+        t.append("  PARTIAL (stopped early)", style="bold yellow")
+    return t
+
+
+def simulate_progress(st: Style, agg, where: str) -> str:
+    """The progress bar's description: the running best answer."""
+    out = where
+    if not agg.samples:
+        return out
+    q = agg.question
+    p = agg.problem
+    if q == "bid":
+        j, lv = agg.best()
+        t, r = p.options[j]
+        score = agg.score_total(j, lv) / agg.samples
+        return f"{out}: best bid {contract_name(lv, t, r)} {score:+.2f}"
+    if q == "lead":
+        j = agg.best()
+        return f"{out}: best lead {p.cards[j]} {agg.sums[j] / agg.samples:.2f} tricks"
+    return out
+
+
+def _sim_panel(board, parts) -> Panel:
+    return Panel(Group(*parts), title=Text(board_title(board), style="bold"), title_align="left",
+                 box=box.ROUNDED, expand=False)
+
+
 # play: the compact screen (fits 80 x 24)
 
 
@@ -1170,3 +1276,167 @@ def play_summary(moves, before: int, pos: Position, start_ns: int, over: bool) -
         t.append(": " + ", ".join(parts))
     t.append(f".  Tricks lost: N-S {lost['N-S']}, E-W {lost['E-W']}.")
     return t
+
+
+def simulate_view(st: Style, board, agg, out: Mapping) -> Panel:
+    """``simulate``: the recommended bid or lead on top, then every option
+    with its 95% interval and its histogram."""
+    if out["question"] == "bid":
+        return sim_bid_view(st, board, agg, out)
+    if out["question"] == "lead":
+        return sim_lead_view(st, board, agg, out)
+    return sim_tricks_view(st, board, agg, out)
+
+
+def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
+    n = out["samples"]
+    p = agg.problem
+    parts: list = [_known_hands_text(st, board), Text("")]
+    best = out.get("best")
+    top = Text()
+    if best is None:
+        top.append("No sample solved.", style="bold red")
+    else:
+        top.append("Recommended bid: ", style="bold")
+        top.append(f"{best['bid']} ({best['contract']})", style="bold green")
+        top.append(f", expected score {best['score']:+.2f}{_pm(st, best['stderr'])} (95%)")
+        close = out.get("close") or []
+        top.append("\n")
+        if close:
+            top.append("Within the noise of it: ", style="yellow")
+            top.append(", ".join(close[:12]) + (f" and {len(close) - 12} more" if len(close) > 12 else ""))
+        else:
+            top.append("Clearly ahead of every other bid.", style="dim")
+    parts.append(top)
+    parts.append(_sim_head(st, out, f"bidder {SEAT_NAMES[out['bidder']]}; books count the "
+                                    "discard's book, best exchange of each deal"))
+    keys = [int(k) for o in out["options"] for k in o["hist"]]
+    lo, hi = (min(keys), max(keys)) if keys else (0, 0)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("Choice", no_wrap=True)
+    table.add_column("Books (95%)", justify="right", no_wrap=True)
+    table.add_column(f"books {lo}..{hi}", no_wrap=True)
+    table.add_column("Best bid", no_wrap=True)
+    table.add_column("makes", justify="right")
+    table.add_column("score", justify="right")
+    low = min_level(p.min_bid_3)
+    for j, o in enumerate(out["options"]):
+        is_best = best is not None and (o["trump"], o["ranking"]) == (best["trump"], best["ranking"])
+        label = option_label(st, o["trump"], o["ranking"])
+        if is_best:
+            label.append(f" {st.star}", style="bold yellow")
+        mean = "" if o["mean"] is None else f"{o['mean']:.2f}{_pm(st, o['stderr'])}"
+        cand = [(v, lv) for lv, v in ((int(k), v) for k, v in o["score"].items())
+                if v is not None and lv >= low]
+        bb = max(cand) if cand else None
+        table.add_row(label, mean, sparkline(st, o["hist"], lo, hi),
+                      "" if bb is None else contract_name(bb[1], o["trump"], o["ranking"]),
+                      "" if bb is None else _pct(o["make"][str(bb[1])]),
+                      "" if bb is None else f"{bb[0]:+.2f}",
+                      style="on grey15" if is_best else None)
+    parts.append(table)
+    if best is not None:
+        o = next(o for o in out["options"]
+                 if (o["trump"], o["ranking"]) == (best["trump"], best["ranking"]))
+        parts.append(Text(f"Books with {option_label(st, o['trump'], o['ranking']).plain}:",
+                          style="bold"))
+        parts.append(histogram_table(st, o["hist"], "books"))
+    return _sim_panel(board, parts)
+
+
+def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
+    n = out["samples"]
+    cards = out["cards"]
+    parts: list = [_known_hands_text(st, board), Text("")]
+    best = out.get("best")
+    top = Text()
+    if best is None:
+        top.append("No sample solved.", style="bold red")
+    else:
+        b = cards[best]
+        top.append("Best lead: ", style="bold")
+        top.append_text(st.cards([best] + b["equal"]))
+        if b["equal"]:
+            top.append(" (equal cards)", style="dim")
+        top.append(f", {b['mean']:.2f}{_pm(st, b['stderr'])} tricks for "
+                   f"{out['leader']}'s side, sets {out['contract']} in {_pct(b['set'])}")
+        se = _share_se(b["set"], n)
+        if se is not None:
+            top.append(f" ({'±' if st.symbols else '+-'}{100 * Z95 * se:.0f}%)")
+        close = [c for c, o in cards.items() if o["close"] and c != best and c not in b["equal"]]
+        top.append("\n")
+        if close:
+            top.append("Within the noise of it: ", style="yellow")
+            top.append_text(st.cards(close, ", "))
+        else:
+            top.append("Clearly ahead of every other lead.", style="dim")
+    parts.append(top)
+    parts.append(_sim_head(st, out, f"{out['leader']} leads against {out['contract']} by "
+                                    f"{out['declarer']}, who needs {out['need']} tricks"))
+    keys = [int(k) for o in cards.values() for k in o["hist"]]
+    lo, hi = (min(keys), max(keys)) if keys else (0, 0)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("Lead", no_wrap=True)
+    table.add_column("Tricks (95%)", justify="right", no_wrap=True)
+    table.add_column("Sets", justify="right")
+    table.add_column(f"tricks {lo}..{hi}", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    groups = [g for g in out["groups"]]
+    groups.sort(key=lambda g: (-(cards[g[0]]["mean"] or 0), list(cards).index(g[0])))
+    for g in groups:
+        o = cards[g[0]]
+        is_best = best in g
+        label = st.cards(g, "")
+        if is_best:
+            label.append(f" {st.star}", style="bold yellow")
+        note = "best" if is_best else ("within the noise" if o["close"] else "")
+        mean = "" if o["mean"] is None else f"{o['mean']:.2f}{_pm(st, o['stderr'])}"
+        table.add_row(label, mean, _pct(o["set"]), sparkline(st, o["hist"], lo, hi),
+                      Text(note, style="yellow" if note == "within the noise" else "dim"),
+                      style="on grey15" if is_best else None)
+    parts.append(table)
+    if best is not None:
+        parts.append(Text(f"Tricks of {out['leader']}'s side after {best}:", style="bold"))
+        parts.append(histogram_table(st, cards[best]["hist"], "tricks"))
+    return _sim_panel(board, parts)
+
+
+def sim_tricks_view(st: Style, board, agg, out: Mapping) -> Panel:
+    parts: list = [_known_hands_text(st, board), Text("")]
+    parts.append(_sim_head(st, out, "N-S tricks by strain and leader (mean, 95% interval)"))
+    table_out = out["table"]
+    keys = [int(k) for s in table_out.values() for r in s.values() for o in r.values()
+            for k in o["hist"]]
+    lo, hi = (min(keys), max(keys)) if keys else (0, 0)
+    rankings = list(next(iter(table_out.values())).keys()) if table_out else []
+    for r in rankings:
+        leaders = list(next(iter(table_out.values()))[r].keys())
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                      title=RANKING_NAMES[r] if len(rankings) > 1 else None)
+        table.add_column("Strain", no_wrap=True)
+        for ld in leaders:
+            table.add_column(f"{ld} leads", justify="right", no_wrap=True)
+        table.add_column(f"{lo}..{hi}, {leaders[0]} leads", no_wrap=True)
+        for strain, by_rank in table_out.items():
+            row = [st.strain(strain)]
+            for ld in leaders:
+                o = by_rank[r][ld]
+                row.append("" if o["mean"] is None else
+                           f"{o['mean']:.2f}{_pm(st, o['stderr'], 1).lstrip()}")
+            row.append(sparkline(st, by_rank[r][leaders[0]]["hist"], lo, hi))
+            table.add_row(*row)
+        parts.append(table)
+    return _sim_panel(board, parts)
+
+
+def simulate_bench_table(results: Sequence[Mapping]) -> Table:
+    """``bench --set simulate``: samples per second of each question."""
+    table = Table(title="simulate (one process)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("question")
+    for name in ("samples", "time", "samples/s", "slowest", "nodes"):
+        table.add_column(name, justify="right")
+    for r in results:
+        table.add_row(r["question"], str(r["samples"]), fmt_time(r["seconds"]),
+                      f"{r['samples_per_second']:.2f}" if r["samples_per_second"] else "",
+                      fmt_time(r["slowest"]), fmt_count(r["nodes"]))
+    return table

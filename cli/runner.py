@@ -18,7 +18,7 @@ from typing import Iterator, List, Optional, Tuple
 import typer
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                           TextColumn, TimeElapsedColumn)
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
 from whist_solve.engine import Solver
@@ -123,12 +123,22 @@ class Run:
             self._live = True
 
     @contextmanager
-    def progress(self, total: int, name: str):
+    def progress(self, total: int, name: str, eta: bool = False):
+        """A progress bar of ``total`` steps on stderr (a terminal only);
+        ``eta`` adds the estimate of the time left.  Inside another one,
+        the outer bar is hidden until this one ends."""
+        outer = (self._progress, self._task, self._live)
+        if outer[0] is not None and outer[2]:
+            outer[0].stop()
+        self._progress, self._task, self._live = None, None, False
         if total > 1 and self.err.is_terminal:
+            columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                       MofNCompleteColumn(), TimeElapsedColumn()]
+            if eta:
+                columns += [TextColumn("left"), TimeRemainingColumn()]
             self._progress = Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                MofNCompleteColumn(), TimeElapsedColumn(),
-                console=self.err, transient=True, redirect_stdout=False, redirect_stderr=False)
+                *columns, console=self.err, transient=True, redirect_stdout=False,
+                redirect_stderr=False)
             self._task = self._progress.add_task(name, total=total)
             self._progress.start()
             self._live = True
@@ -138,8 +148,9 @@ class Run:
             if self._progress is not None:
                 if self._live:
                     self._progress.stop()
-                self._progress = None
-                self._live = False
+            self._progress, self._task, self._live = outer
+            if outer[0] is not None and outer[2]:
+                outer[0].start()
 
     def advance(self, description: Optional[str] = None) -> None:
         if self._progress is not None:
@@ -155,9 +166,11 @@ class Run:
         """Ends the command with the run's exit status."""
         raise typer.Exit(self.status)
 
-    def boards(self, files: List[str]) -> Iterator[Tuple[str, object]]:
+    def boards(self, files: List[str], partial: bool = False) -> Iterator[Tuple[str, object]]:
         """Yields (where, board) for every good board of every file; bad
-        files and boards are reported on stderr and skipped."""
+        files and boards are reported on stderr and skipped.  ``partial``:
+        a board whose Deal leaves hands unknown (``-``) is good too
+        (``simulate``)."""
         for path in files:
             name = file_name(path)
             try:
@@ -178,8 +191,10 @@ class Run:
                 for board in boards:
                     where = f"{name}: board {board.label}"
                     self.describe(where)
-                    if board.errors:
-                        for msg in board.errors:
+                    errors = [e for e in board.errors
+                              if not (partial and e == getattr(board, "unknown_error", None))]
+                    if errors:
+                        for msg in errors:
                             self.error(where, strip_prefix(str(msg), name, path, f"board {board.label}"))
                         self.advance()
                         continue

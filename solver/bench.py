@@ -532,3 +532,62 @@ def report_json(reports: List[SetReport], jobs: int, tt_mb: float, repeat: int, 
     doc["status"] = status
     return doc
 
+
+
+# --------------------------------------------------------------------------
+# The simulate set: samples per second of the simulation questions
+#
+# Not a deal set (no nodes per deal, no DDS, no baseline): a lead question
+# and a bid question from the same hands as benchmarks/simulate_speed.py,
+# a few samples each so that it runs in seconds.  Not part of ``all``.
+
+SIMULATE_SET = "simulate"
+SIMULATE_COUNTS = {"lead": 20, "bid": 3}
+SIMULATE_SEED = 1
+SIM_LEAD_HAND = "KQT4.J83.A72.Q63"        # W leads against 4S by S, 39 cards unseen
+SIM_BIDDER = "AK7.Q9.KJ8.T52.H"           # S in bid whist: 12 cards known, 42 unseen
+
+
+def simulate_problem(question: str):
+    """The benchmark's problem of ``question`` ('lead' or 'bid')."""
+    from .cards import parse_hand
+    from .simulate import bid_question, lead_question
+    if question == "lead":
+        return lead_question([None, None, None, parse_hand(SIM_LEAD_HAND)], "W", trump="S", level=4)
+    if question == "bid":
+        return bid_question([None, None, parse_hand(SIM_BIDDER), None], "S")
+    raise WhistError(f"unknown simulation question {question!r}")
+
+
+def simulate_bench(counts: Optional[Dict[str, int]] = None, seed: int = SIMULATE_SEED,
+                   tt_mb: Optional[float] = None,
+                   on_sample: Optional[Callable[[str, int], None]] = None) -> List[dict]:
+    """Run each question's samples in this process (one Solver of its
+    table size, made before the clock starts) and return, per question,
+    the samples, seconds, samples per second, slowest sample and nodes."""
+    from .engine import Solver
+    from .simulate import simulate
+    out = []
+    for q, n in (counts or SIMULATE_COUNTS).items():
+        problem = simulate_problem(q)
+        mb = tt_mb or problem.tt_mb
+        solver = Solver(mb)
+        times: List[float] = []
+        last = [time.perf_counter()]
+
+        def progress(agg, q=q):
+            now = time.perf_counter()
+            times.append(now - last[0])
+            last[0] = now
+            if on_sample is not None:
+                on_sample(q, agg.samples)
+
+        t0 = time.perf_counter()
+        last[0] = t0
+        agg = simulate(problem, n, seed=seed, solver=solver, progress=progress)
+        sec = time.perf_counter() - t0
+        out.append({"question": q, "samples": agg.samples, "seconds": round(sec, 4),
+                    "samples_per_second": round(agg.samples / sec, 3) if sec > 0 else None,
+                    "slowest": round(max(times), 4) if times else None,
+                    "nodes": solver.nodes, "tt_mb": mb, "seed": seed})
+    return out

@@ -20,7 +20,7 @@ from .errors import CardError, PositionError, WhistError
 from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
                     trump_of)
 
-__all__ = ["Board", "format_deal"]
+__all__ = ["Board", "format_deal", "UnknownHands", "PartialDeal"]
 
 # Tags whose values stand for "unknown / not applicable" in real files.
 _UNKNOWN_VALUES = ("", "?")
@@ -54,12 +54,51 @@ def _parse_card_list(text: str) -> list[str]:
     return cards
 
 
+class UnknownHands(WhistError):
+    """The Deal leaves some hands unknown (``-``): only ``simulate`` reads
+    such a board.  ``known`` holds the four hands, None for an unknown one."""
+
+    def __init__(self, message: str, known: list):
+        super().__init__(message)
+        self.known = known
+
+
+def unknown_hands_message(unknown: Sequence[int]) -> str:
+    if len(unknown) == 1:
+        return f"{SEATS[unknown[0]]}'s hand is not known ('-' in the Deal): use simulate"
+    names = ", ".join(SEATS[s] for s in unknown[:-1]) + f" and {SEATS[unknown[-1]]}"
+    return f"the hands of {names} are not known ('-' in the Deal): use simulate"
+
+
+def _check_known(hands: Sequence[Optional[list[str]]], kitty: Sequence[str]) -> None:
+    """Duplicates and unequal sizes among the known hands (and the kitty)."""
+    known = [(s, h) for s, h in enumerate(hands) if h is not None]
+    sizes = {len(h) for _s, h in known}
+    if len(sizes) > 1:
+        detail = ", ".join(f"{SEATS[s]} {len(h)}" for s, h in known)
+        raise WhistError(f"unequal hands ({detail})")
+    if sizes and sizes.pop() > 13:
+        raise WhistError("more than 13 cards in a hand")
+    seen: dict = {}
+    for s, h in known:
+        for c in h:
+            if c in seen:
+                raise WhistError(f"duplicate card {c} (held by {SEATS[seen[c]]} and {SEATS[s]})"
+                                 if seen[c] != s else f"duplicate card {c} in {SEATS[s]}'s hand")
+            seen[c] = s
+    for c in kitty:
+        if c in seen:
+            raise WhistError(f"duplicate card {c} (in the kitty and held by {SEATS[seen[c]]})")
+
+
 def _parse_deal(text: str, kitty: Sequence[str]) -> list[list[str]]:
     """The four hands (N, E, S, W) of a Deal tag value, validated.
 
-    A hand given as ``-`` (unknown) is only accepted when it is the only one
-    and all other cards are accounted for: the three known hands (and the
-    kitty) leave exactly a hand's worth of a 52- or 54-card deck."""
+    A hand given as ``-`` (unknown) is deduced when it is the only one and
+    all other cards are accounted for: the three known hands (and the
+    kitty) leave exactly a hand's worth of a 52- or 54-card deck.  Other
+    unknown hands raise :class:`UnknownHands` (after the known hands are
+    checked), which carries them for ``simulate``."""
     t = text.strip()
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", t, re.S)
     if not m:
@@ -90,10 +129,11 @@ def _parse_deal(text: str, kitty: Sequence[str]) -> list[list[str]]:
                     deduced = rest
                     break
         if deduced is None:
-            names = " and ".join(SEATS[s] for s in unknown)
-            which = "hand of {} is" if len(unknown) == 1 else "hands of {} are"
-            raise WhistError(f"the {which.format(names)} unknown ('-' in the Deal); "
-                             "a solver needs all four hands")
+            _check_known(hands, kitty)
+            if not any(known):
+                raise WhistError("the Deal has no known cards")
+            raise UnknownHands(unknown_hands_message(unknown),
+                               [None if h is None else sort_cards(h) for h in hands])
         hands[unknown[0]] = deduced
     if all(len(h) == 0 for h in hands):
         raise WhistError("the Deal has no cards")
@@ -108,6 +148,34 @@ def _parse_deal(text: str, kitty: Sequence[str]) -> list[list[str]]:
             if c in h:
                 raise WhistError(f"duplicate card {c} (in the kitty and held by {SEATS[seat]})")
     return [sort_cards(h) for h in hands]
+
+
+@dataclass(frozen=True)
+class PartialDeal:
+    """What a board tells a simulation (SPEC §2, partial knowledge):
+    ``known``: the four hands N E S W, None for an unknown one; ``unseen``:
+    the cards dealt at random to the unknown hands and the kitty (None: the
+    rest of the game's deck); ``kitty``: the kitty's size in bid whist
+    (None: whatever the unknown hands do not get); ``jokers``: the game's
+    deck has the jokers; ``trump_card``/``dealer``: classic whist's
+    turned-up card, in the dealer's hand; ``constraints``: the Constraint
+    tag (a list of texts, and-ed)."""
+
+    known: tuple
+    unseen: Optional[tuple]
+    kitty: Optional[int]
+    jokers: bool
+    trump_card: Optional[str] = None
+    dealer: Optional[int] = None
+    constraints: tuple = ()
+
+    @property
+    def unknown_seats(self) -> tuple:
+        return tuple(s for s in range(4) if self.known[s] is None)
+
+    @property
+    def hand_size(self) -> int:
+        return next(len(h) for h in self.known if h is not None)
 
 
 # ---------------------------------------------------------------------------
@@ -139,6 +207,8 @@ class Board:
 
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None
+        self._known: Optional[list] = None      # hands, None when not known ('-')
+        self.unknown_error: Optional[str] = None
         self._kitty: list[str] = []
         kitty = self.tag("Kitty", "Undealt")
         if kitty is not None:
@@ -152,6 +222,13 @@ class Board:
             return
         try:
             self._hands = _parse_deal(deal, self._kitty)
+            self._known = [list(h) for h in self._hands]
+        except UnknownHands as e:
+            # Reported like any reading error by the commands that need
+            # every hand; simulate reads the known ones.
+            self._known = e.known
+            self.unknown_error = str(e)
+            self.errors.append(str(e))
         except WhistError as e:
             self.errors.append(str(e))
 
@@ -232,6 +309,110 @@ class Board:
             raise WhistError("no kitty (give a Kitty or Undealt tag)")
         return hands, self.kitty
 
+    # -- partial knowledge (simulate) ----------------------------------------
+
+    def known_hands(self) -> list:
+        """The four hands N E S W, None for a hand not known (``-``); raises
+        the board's other reading errors."""
+        others = [e for e in self.errors if e != self.unknown_error]
+        if others:
+            raise self._err("; ".join(others))
+        if self._known is None:
+            raise self._err("no deal (missing Deal tag)")
+        return [None if h is None else list(h) for h in self._known]
+
+    def known_deal_string(self) -> str:
+        """The Deal in canonical form, ``N:`` first, ``-`` for an unknown hand."""
+        return format_deal(self.known_hands(), 0)
+
+    def unseen(self) -> Optional[list[str]]:
+        """The Unseen tag's cards (a hand ``S.H.D.C[.J]`` or card names), or
+        None."""
+        value = self.tag("Unseen")
+        if value is None:
+            return None
+        try:
+            return _parse_card_list(value)
+        except WhistError as e:
+            raise self._err(f"bad Unseen tag: {e}") from None
+
+    def constraint_tags(self) -> list[str]:
+        """The Constraint tag's expression ([] when absent); parsed by the
+        simulation."""
+        value = self.tag("Constraint")
+        return [] if value is None else [value]
+
+    def trump_card(self) -> Optional[str]:
+        """Classic whist's turned-up card (the TrumpCard tag), checked: a
+        Dealer is given, no other known hand holds it, the dealer's known
+        hand does, and a Trump tag (if any) names its suit."""
+        value = self.tag("TrumpCard")
+        if value is None:
+            return None
+        try:
+            card = parse_card(value)
+        except CardError as e:
+            raise self._err(f"bad TrumpCard tag: {e}") from None
+        if is_joker(card):
+            raise self._err(f"bad TrumpCard tag: a joker ({card}) cannot be the turned-up trump")
+        dealer = self.dealer()
+        if dealer is None:
+            raise self._err(f"the TrumpCard {card} needs a Dealer tag (it stays in the dealer's hand)")
+        known = self._known or [None] * 4
+        for seat, h in enumerate(known):
+            if h is not None and card in h and seat != dealer:
+                raise self._err(f"the TrumpCard {card} is in {SEATS[seat]}'s hand, but the "
+                                f"turned-up card stays in the dealer's ({SEATS[dealer]})")
+        if known[dealer] is not None and card not in known[dealer]:
+            raise self._err(f"the TrumpCard {card} is not in the dealer's ({SEATS[dealer]}) hand")
+        value = self.tag("Trump")
+        if value is not None:
+            try:
+                strain = parse_strain(value)
+            except WhistError as e:
+                raise self._err(f"bad Trump tag: {e}") from None
+            if strain != card[0]:
+                raise self._err(f"the TrumpCard {card} makes {card[0]} trumps, "
+                                f"but the Trump tag says {strain}")
+        return card
+
+    def partial_deal(self) -> PartialDeal:
+        """What the board tells a simulation (see :class:`PartialDeal`).
+        Errors name the board: a bad Unseen or TrumpCard tag, a Kitty with
+        unknown hands (the kitty is dealt at random then), too few unseen
+        cards."""
+        known = self.known_hands()
+        unknown = [s for s in range(4) if known[s] is None]
+        jokers = self.game() == "bid"
+        unseen = self.unseen()
+        kitty_tag = self.kitty
+        if kitty_tag and unknown:
+            raise self._err("a Kitty tag with unknown hands: the kitty is dealt at random "
+                            "(list the cards dealt at random in an Unseen tag instead)")
+        if unseen is None and not unknown and kitty_tag:
+            unseen = list(kitty_tag)
+        n = next(len(h) for h in known if h is not None)
+        held = {c for h in known if h is not None for c in h}
+        if unseen is not None:
+            for c in unseen:
+                if c in held:
+                    owner = next(SEATS[s] for s, h in enumerate(known) if h is not None and c in h)
+                    raise self._err(f"bad Unseen tag: {c} is also in {owner}'s hand")
+            if not jokers and any(is_joker(c) for c in unseen):
+                raise self._err("bad Unseen tag: a joker in a game without jokers")
+            pool = len(unseen)
+        else:
+            pool = len([c for c in full_deck(jokers) if c not in held])
+        need = n * len(unknown)
+        if pool < need:
+            raise self._err(f"too few unseen cards: the unknown hands need {need}, {pool} are unseen")
+        kitty = pool - need if jokers else None
+        tc = self.trump_card()
+        return PartialDeal(known=tuple(None if h is None else tuple(h) for h in known),
+                           unseen=None if unseen is None else tuple(unseen), kitty=kitty,
+                           jokers=jokers, trump_card=tc, dealer=self.dealer() if tc else None,
+                           constraints=tuple(self.constraint_tags()))
+
     def declarer(self) -> Optional[int]:
         return self._seat_tag("Declarer")
 
@@ -274,7 +455,7 @@ class Board:
             if v in ("bid", "bidwhist"):
                 return "bid"
             raise self._err(f"bad Variant tag {value!r} (expected classic or bid)")
-        jokers = any(is_joker(c) for h in (self._hands or []) for c in h)
+        jokers = any(is_joker(c) for h in (self._known or []) if h is not None for c in h)
         return "bid" if jokers or self._kitty else "classic"
 
     def trump(self, override: Optional[str] = None) -> Optional[str]:
@@ -292,6 +473,8 @@ class Board:
                     raise self._err(f"bad Trump tag: {e}") from None
             else:
                 contract = self.contract()
+                if contract is None and self.tag("TrumpCard") is not None:
+                    return self.trump_card()[0]
                 if contract is None:
                     raise self._err("missing trump: no Trump tag or Contract")
                 if contract.passed:

@@ -348,7 +348,7 @@ def test_bad_file_keeps_reading(bad):
     (5, "bad tag"),
     (6, "unterminated string"),
     (7, "no Deal tag"),
-    (8, "the hands of E and W are unknown"),
+    (8, "the hands of E and W are not known ('-' in the Deal): use simulate"),
     (10, "unterminated { comment"),
 ])
 def test_bad_board_errors(bad, index, message):
@@ -530,7 +530,7 @@ def test_deal_unknown_hand_deduced_with_jokers_and_kitty():
 
 def test_deal_unknown_hand_in_an_end_position():
     b = one('[Deal "N:A... K... Q... -"]')
-    assert b.errors == ["the hand of W is unknown ('-' in the Deal); a solver needs all four hands"]
+    assert b.errors == ["W's hand is not known ('-' in the Deal): use simulate"]
     assert b.hands is None
 
 

@@ -1,0 +1,323 @@
+"""``whist-solve simulate FILE...``: double-dummy simulation from the cards
+a player can see.  Each board gives what is known (hands, ``-`` for an
+unknown one, the Unseen, TrumpCard and Constraint tags, the contract,
+leader or bidder); the unseen cards are dealt at random ``--count`` times
+(:mod:`whist_solve.sampling`), every deal is solved exactly and the
+answers aggregated (:mod:`whist_solve.simulate`).
+
+Three questions: ``bid`` (bid whist: what to bid from the bidder's hand),
+``lead`` (the opening lead against a contract) and ``tricks`` (the
+double-dummy table's distribution).  The samples run through
+:mod:`whist_solve.batch` (``--jobs``, ``--scheduler``); sample ``i``
+depends on the seed and ``i`` only and the aggregates are integer sums, so
+the output is the same, byte for byte, whatever runs it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import List, Optional
+
+import typer
+
+from whist_solve.batch import BatchError, backend_for, run_map, terminate_on_signals
+from whist_solve.constraints import ConstraintError, Constraints
+from whist_solve.errors import WhistError
+from whist_solve.sampling import NoDealError, sample_deal
+from whist_solve.simulate import (bid_question, lead_question, run_samples, tricks_question,
+                                  work_items)
+from whist_solve.vocab import SEATS, STRAINS, parse_contract
+
+from . import render
+from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
+                      TRUMP_OPT, seat_option, strains_option, table_ranking_option)
+from .runner import EXIT_BAD, Run
+
+QUESTIONS = ("bid", "lead", "tricks")
+# Default sample counts: the bid question solves ten exchanges a sample.
+DEFAULT_COUNT = {"bid": 100, "lead": 200, "tricks": 200}
+DEFAULT_SEED = 1
+EXIT_INTERRUPTED = 130
+
+
+class Interrupted(BaseException):
+    """Ctrl-C during a board: the partial result was printed.  (Not an
+    Exception: the board guard lets it through.)"""
+
+
+class Unreachable(BaseException):
+    """The batch backend cannot run anything (e.g. a scheduler that cannot
+    be reached): the command stops with exit status 2."""
+
+
+def _question_option(value: Optional[str]) -> Optional[str]:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v not in QUESTIONS:
+        raise typer.BadParameter(f"{value!r}: expected bid, lead or tricks")
+    return v
+
+
+def _contract_option(value: Optional[str]):
+    if value is None:
+        return None
+    try:
+        c = parse_contract(value)
+    except WhistError:
+        raise typer.BadParameter(f"{value!r}: expected a contract such as 4S, 3NT or 4H down") from None
+    if c.passed or not 1 <= c.level <= 7:
+        raise typer.BadParameter(f"{value!r}: expected a contract of level 1 to 7")
+    return c
+
+
+def simulate(
+    files: List[str] = FILES_ARG,
+    question: Optional[str] = typer.Option(
+        None, "--question", "-q", callback=_question_option, metavar="bid|lead|tricks",
+        help="What to answer. Default: bid for a bid whist board with a Bidder whose hand is "
+             "known; lead when the board gives a trump and a leader whose hand is known; "
+             "else tricks."),
+    count: Optional[int] = typer.Option(
+        None, "--count", "-n", min=1,
+        help="Samples (deals) to solve. Default: 100 for bid, 200 for lead and tricks."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s",
+                             help="Seed of the samples: the same seed gives the same answer."),
+    constraint: Optional[List[str]] = typer.Option(
+        None, "--constraint", "-c", metavar="EXPR",
+        help="A condition on the unseen hands, e.g. 'hcp(E) >= 12 and length(E, S) >= 5' "
+             "(repeat: all must hold; and-ed with the board's Constraint tag)."),
+    time_budget: Optional[float] = typer.Option(
+        None, "--time", min=0.0, metavar="SECONDS",
+        help="Stop when this time is spent and print the result so far (marked partial)."),
+    trump: Optional[str] = TRUMP_OPT,
+    ranking: Optional[str] = typer.Option(
+        None, "--ranking", "-r", callback=lambda v: None if v is None else table_ranking_option(v),
+        metavar="up|down|both",
+        help="Uptown or downtown (overrides the file); tricks also takes both."),
+    leader: Optional[str] = LEADER_OPT,
+    contract: Optional[str] = typer.Option(
+        None, "--contract", metavar="CONTRACT",
+        help="The contract of the lead question, e.g. 4S, 3NT, 4H down (overrides the file)."),
+    declarer: Optional[str] = typer.Option(
+        None, "--declarer", callback=seat_option, metavar="N|E|S|W",
+        help="The declarer of the lead question (default: the Declarer tag, else the "
+             "leader's right-hand opponent)."),
+    bidder: Optional[str] = BIDDER_OPT,
+    strain: Optional[List[str]] = typer.Option(
+        None, "--strain", callback=strains_option, metavar="S|H|D|C|NT",
+        help="tricks: only these strains (repeat, or S,H,...). Default: all five."),
+    min_bid_3: bool = typer.Option(False, "--min-bid-3",
+                                   help="bid: the lowest bid is 3 (9 books)."),
+    json_out: bool = JSON_OPT,
+    tt_mb: Optional[int] = typer.Option(
+        None, "--tt-mb", min=1,
+        help="Size of the transposition table in MB (per worker). Default: the bid "
+             "command's for bid, the solver's otherwise."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                             help="Solve the samples on this many processes (the output is the "
+                                  "same whatever the number)."),
+    scheduler: Optional[str] = SCHEDULER_OPT,
+) -> None:
+    """Double-dummy simulation: deal the unseen cards at random, solve
+    every deal, and aggregate: what to bid, what to lead, how many tricks.
+
+    A hand not known is [bold]-[/] in the Deal.  Tags: [bold]Unseen[/] (the
+    cards dealt at random; default the rest of the deck), [bold]TrumpCard[/]
+    (classic whist: the dealer's turned-up card), [bold]Constraint[/].
+    Each estimate comes with its 95% interval; options within the noise of
+    the best are said so.  Ctrl-C prints the result so far.
+    """
+    run = Run(json_out)
+    texts = list(constraint or ())
+    for text in texts:
+        try:
+            Constraints([text])
+        except ConstraintError as e:
+            run.error("--constraint", str(e))
+            raise typer.Exit(EXIT_BAD)
+    contract_obj = _contract_option(contract)
+    if contract_obj is not None and question == "bid":
+        raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
+    try:
+        backend = backend_for(jobs, scheduler)
+    except BatchError as e:
+        run.error("--scheduler" if scheduler else "--jobs", str(e))
+        raise typer.Exit(EXIT_BAD)
+    opts = dict(question=question, trump=trump, ranking=ranking, leader=leader,
+                contract=contract_obj, declarer=declarer, bidder=bidder, strains=strain,
+                min_bid_3=min_bid_3, constraints=texts)
+    interrupted = False
+    with terminate_on_signals():
+        for where, board in run.boards(files, partial=True):
+            try:
+                with run.guard(where, board):
+                    if board.sections.get("Play"):
+                        run.warning(where, "the Play section is ignored (the simulation starts "
+                                           "from the deal)")
+                    problem = build_problem(board, **opts)
+                    if tt_mb is not None:
+                        problem = dataclasses.replace(problem, tt_mb=tt_mb)
+                    n = count if count is not None else DEFAULT_COUNT[problem.question]
+                    agg = _run_board(run, where, board, problem, n, seed, time_budget, backend)
+                    _report(run, board, agg)
+            except Interrupted:
+                interrupted = True
+                break
+            except Unreachable as e:
+                run.error("--scheduler" if scheduler else "--jobs", str(e))
+                raise typer.Exit(EXIT_BAD)
+    if interrupted:
+        run.err.print("interrupted: the result above is partial")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    run.finish()
+
+
+# --------------------------------------------------------------------------
+# The question a board asks
+
+
+def build_problem(board, *, question=None, trump=None, ranking=None, leader=None,
+                  contract=None, declarer=None, bidder=None, strains=None,
+                  min_bid_3=False, constraints=()):
+    """The simulation problem of ``board`` (a BidQuestion, LeadQuestion or
+    TricksQuestion) from its tags and the command's options."""
+    pd = board.partial_deal()
+    cons = list(pd.constraints) + list(constraints)
+    q = question or default_question(board, pd, trump=trump, leader=leader,
+                                     contract=contract, bidder=bidder)
+    if q == "bid":
+        if pd.trump_card is not None:
+            raise WhistError(f"board {board.label}: a TrumpCard in a bid whist question")
+        if not pd.jokers:
+            board_game = board.game()
+            raise WhistError(f"board {board.label}: the bid question is for bid whist "
+                             f"(this board is {board_game} whist: give [Variant \"bid\"])")
+        seat = board.bidder_seat(bidder)
+        if pd.known[seat] is None:
+            raise WhistError(f"board {board.label}: the bidder's ({SEATS[seat]}) hand is not known")
+        return bid_question(pd.known, seat, kitty=pd.kitty, unseen=pd.unseen,
+                            constraints=cons, min_bid_3=min_bid_3)
+    if q == "lead":
+        lead = board.leader(leader)
+        if pd.known[lead] is None:
+            raise WhistError(f"board {board.label}: the leader's ({SEATS[lead]}) hand is not "
+                             "known: the lead question needs it (or ask --question tricks)")
+        c = contract if contract is not None else board.contract()
+        if c is not None and (c.passed or c.level == 0):
+            c = None
+        if contract is not None:
+            t = contract.strain
+            rk = contract.ranking if ranking is None else ranking
+        else:
+            t = board.trump(trump)
+            t = "NT" if t is None else t
+            rk = board.ranking(ranking if ranking != "both" else None)
+        if ranking == "both":
+            raise WhistError(f"board {board.label}: the lead question takes one ranking, not both")
+        dec = SEATS.index(declarer) if declarer is not None else board.declarer()
+        if dec is not None and dec % 2 == lead % 2:
+            dec = None if declarer is None else dec      # a Declarer tag of the leader's side
+        n = pd.hand_size
+        level = c.level if c is not None else 1
+        need = None if c is not None else n // 2 + 1
+        return lead_question(pd.known, lead, trump=t, ranking=rk, level=level, need=need,
+                             declarer=dec, jokers=pd.jokers, unseen=pd.unseen,
+                             trump_card=pd.trump_card, dealer=pd.dealer, constraints=cons)
+    # tricks
+    if ranking == "both":
+        rankings = ("up", "down")
+    elif ranking is not None:
+        rankings = (ranking,)
+    else:
+        rankings = ("up", "down") if pd.jokers else ("up",)
+    leaders = (leader,) if leader is not None else SEATS
+    return tricks_question(pd.known, strains=tuple(strains) if strains else STRAINS,
+                           rankings=rankings, leaders=leaders, jokers=pd.jokers,
+                           unseen=pd.unseen, trump_card=pd.trump_card, dealer=pd.dealer,
+                           constraints=cons)
+
+
+def default_question(board, pd, *, trump=None, leader=None, contract=None, bidder=None) -> str:
+    """bid: a bid whist board with a bidder whose hand is known; lead: a
+    trump (or contract) and a leader whose hand is known; else tricks."""
+    if pd.jokers and contract is None:
+        try:
+            seat = board.bidder_seat(bidder)
+        except WhistError:
+            seat = None
+        if seat is not None and pd.known[seat] is not None:
+            return "bid"
+    try:
+        lead = board.leader(leader)
+        if contract is None:
+            board.trump(trump)
+    except WhistError:
+        return "tricks"
+    return "lead" if pd.known[lead] is not None else "tricks"
+
+
+# --------------------------------------------------------------------------
+# Running one board
+
+
+def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
+               time_budget: Optional[float], backend):
+    """The aggregate of ``count`` samples, streamed in input order through
+    the batch backend; partial when the time budget ran out or on Ctrl-C
+    (then the result is printed here and :class:`Interrupted` raised)."""
+    agg = problem.aggregate(seed)
+    # Sample 0 here first: constraints that accept nothing fail at once,
+    # with the number of deals tried, before any worker starts.
+    try:
+        sample_deal(problem.spec, seed, 0)
+    except NoDealError as e:
+        raise WhistError(f"{e}; no sample can be dealt") from None
+    start = time.monotonic()
+    deadline = None if time_budget is None else start + time_budget
+    items = work_items(problem, seed, count, chunk=1)
+    results = run_map(run_samples, items, backend, tt_mb=problem.tt_mb)
+    stopped = False
+    with run.progress(count, where, eta=True):
+        run.describe(render.simulate_progress(run.style, agg, where))
+        try:
+            if deadline is not None and time.monotonic() >= deadline:
+                agg.partial = True
+            else:
+                for result in results:
+                    if isinstance(result, BatchError) and agg.samples == 0:
+                        raise Unreachable(str(result))
+                    if isinstance(result, BaseException):
+                        raise result
+                    agg.extend(result)
+                    run.advance(render.simulate_progress(run.style, agg, where))
+                    if deadline is not None and time.monotonic() >= deadline \
+                            and agg.samples < count:
+                        agg.partial = True
+                        break
+        except KeyboardInterrupt:
+            agg.partial = True
+            stopped = True
+        finally:
+            _close(results)
+    if stopped:
+        _report(run, board, agg)
+        raise Interrupted()
+    return agg
+
+
+def _close(results) -> None:
+    try:
+        results.close()
+    except Exception:
+        pass
+
+
+def _report(run: Run, board, agg) -> None:
+    out = agg.to_json()
+    if run.json:
+        obj = {"board": board.label, "deal": board.known_deal_string()}
+        obj.update(out)
+        run.emit_json(obj)
+        return
+    run.emit(render.simulate_view(run.style, board, agg, out))

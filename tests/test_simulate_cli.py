@@ -1,0 +1,238 @@
+"""whist-solve simulate: the shipped examples, the JSON shape, the same bytes
+whatever runs the samples (one process, a pool, a Dask cluster), agreement
+with solve/bid/table when every hand is known, the errors (bad and
+impossible constraints, bad tags, a question the board cannot answer), the
+time budget, and the partial-knowledge message of the other commands."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from support.cli_run import board, json_lines, run
+from support import ROOT
+
+EXAMPLE = os.path.join(str(ROOT), "examples", "simulate.pbn")
+
+# A lead and a tricks problem, small enough to run many samples fast.
+LEAD = board("L1", "W:KQ3.92.QJT7.A854 - - -", '[Declarer "S"]', '[Contract "4S"]',
+             '[Constraint "length(E, H) >= 5"]')
+TRICKS = board("T1", "N:AQ72.KJ5.A93.K84 - KJ953.A84.KQ2.76 -", '[Dealer "N"]')
+FULL = board("F1", "N:AK32.Q94.T83.K72 QJT9.K872.A5.AJ6 8765.AJ.KQJ7.T54 4.T653.9642.Q983",
+             '[Declarer "N"]', '[Contract "3NT"]')
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_example_file_json_shape():
+    res = run(["simulate", EXAMPLE, "--json", "--count", "3", "--seed", "5"])
+    assert res.exit_code == 0, res.stderr
+    objs = json_lines(res)
+    assert [o["question"] for o in objs] == ["bid", "lead", "tricks"]
+    for o in objs:
+        assert o["samples"] == 3 and o["seed"] == 5 and "partial" not in o
+        assert "-" in o["deal"].split(":")[1].split()
+    bid, lead, tricks = objs
+    assert bid["bidder"] == "S" and len(bid["options"]) == 10
+    for opt in bid["options"]:
+        assert sum(opt["hist"].values()) == 3
+        assert set(opt["make"]) == {str(lv) for lv in range(1, 8)}
+        assert opt["mean"] is not None and opt["stderr"] is not None
+    assert bid["best"]["contract"] and bid["best"]["level"] in range(1, 8)
+    assert lead["leader"] == "W" and lead["contract"] == "4S" and lead["declarer"] == "S"
+    assert set(lead["cards"]) == {"SK", "SQ", "S3", "H9", "H2", "DQ", "DJ", "DT", "D7",
+                                  "CA", "C8", "C5", "C4"}
+    for c, v in lead["cards"].items():
+        assert sum(v["hist"].values()) == 3 and 0 <= v["set"] <= 1 and "stderr" in v
+    assert lead["best"] in lead["cards"]
+    assert ["DQ", "DJ", "DT"] in lead["groups"]
+    assert set(tricks["table"]) == {"S", "H", "D", "C", "NT"}
+    cell = tricks["table"]["S"]["up"]["N"]
+    assert sum(cell["hist"].values()) == 3 and "mean" in cell and "stderr" in cell
+
+
+def test_example_file_for_people():
+    res = run(["simulate", EXAMPLE, "--count", "2"])
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout
+    assert "Recommended bid:" in out and "Best lead:" in out and "95%" in out
+    assert "2 samples, seed 1" in out
+
+
+def test_same_bytes_for_jobs_1_and_2(tmp_path):
+    path = write(tmp_path, "lt.pbn", LEAD + TRICKS)
+    one = run(["simulate", path, "--json", "--count", "12", "--jobs", "1"])
+    two = run(["simulate", path, "--json", "--count", "12", "--jobs", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, two.stderr
+    assert one.stdout == two.stdout
+    assert [o["samples"] for o in json_lines(one)] == [12, 12]
+    other = run(["simulate", path, "--json", "--count", "12", "--seed", "2"])
+    assert other.stdout != one.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as lc:
+        yield lc.scheduler_address
+
+
+def test_same_bytes_on_a_dask_cluster(tmp_path, cluster):
+    path = write(tmp_path, "lt.pbn", LEAD + TRICKS)
+    one = run(["simulate", path, "--json", "--count", "10"])
+    dask = run(["simulate", path, "--json", "--count", "10", "--scheduler", cluster])
+    assert dask.exit_code == 0, dask.stderr
+    assert one.stdout == dask.stdout
+    people = run(["simulate", path, "--count", "10"])
+    people_dask = run(["simulate", path, "--count", "10", "--scheduler", cluster])
+    assert people.stdout == people_dask.stdout
+
+
+def test_full_knowledge_agrees_with_solve_table_and_bid(tmp_path):
+    path = write(tmp_path, "full.pbn", FULL)
+    lead = json_lines(run(["simulate", path, "--json", "--count", "3"]))[0]
+    solve = json_lines(run(["solve", path, "--json"]))[0]
+    assert lead["question"] == "lead" and lead["leader"] == solve["turn"] == "E"
+    assert {c: v["mean"] for c, v in lead["cards"].items()} == solve["cards"]
+    assert all(len(v["hist"]) == 1 for v in lead["cards"].values())
+    tricks = json_lines(run(["simulate", path, "--json", "--count", "2", "-q", "tricks",
+                             "--ranking", "both"]))[0]
+    table = json_lines(run(["table", path, "--json", "--ranking", "both"]))[0]
+    for s, by_r in table["table"].items():
+        for r, by_seat in by_r.items():
+            for seat, v in by_seat.items():
+                assert tricks["table"][s][r][seat]["hist"] == {str(v): 2}
+    # bid whist, every hand and the kitty known
+    bidfile = write(tmp_path, "bid.pbn", board(
+        "B1", "N:AK.KQ.A.. Q2.A3.K.. JT.J2.Q.. 98.T9.J..", '[Kitty "3.4.2.2"]',
+        '[Bidder "N"]', '[Variant "bid"]'))
+    sim = json_lines(run(["simulate", bidfile, "--json", "--count", "2"]))[0]
+    bid = json_lines(run(["bid", bidfile, "--json"]))[0]
+    assert sim["question"] == "bid"
+    got = {(o["trump"], o["ranking"]): o["hist"] for o in sim["options"]}
+    want = {(o["trump"], o["ranking"]): {str(o["books"]): 2} for o in bid["options"]}
+    assert got == want
+
+
+def test_malformed_constraint_exit_2_with_position(tmp_path):
+    path = write(tmp_path, "l.pbn", LEAD)
+    res = run(["simulate", path, "--constraint", "hcp(E) >= 12 and length(E, X) > 4"])
+    assert res.exit_code == 2
+    assert "unknown suit 'X'" in res.stderr and "column 28" in res.stderr and "^" in res.stderr
+    assert res.stdout == ""
+
+
+def test_impossible_constraint_exit_2_says_how_many_tried(tmp_path):
+    path = write(tmp_path, "lt.pbn", LEAD + TRICKS)
+    res = run(["simulate", path, "--count", "5", "--constraint", "hcp(N) + hcp(E) > 40"])
+    assert res.exit_code == 2
+    assert "no deal satisfies the constraints" in res.stderr and "100000" in res.stderr
+    assert "board L1" in res.stderr and "board T1" in res.stderr
+
+
+def test_bad_constraint_tag_is_a_board_error(tmp_path):
+    path = write(tmp_path, "c.pbn", board("C1", "W:KQ3.92.QJT7.A854 - - -", '[Contract "4S"]',
+                                          '[Declarer "S"]', '[Constraint "hcp(Q) > 3"]') + TRICKS)
+    res = run(["simulate", path, "--json", "--count", "3"])
+    assert res.exit_code == 2
+    assert f"{path}: board C1:" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["T1"]
+
+
+def test_board_that_gives_too_little(tmp_path):
+    # lead question, the leader's (W's) hand unknown; the next board still runs
+    path = write(tmp_path, "x.pbn", board("X1", "S:AKQ2.J53.AK84.53 - - -", '[Contract "4S"]',
+                                          '[Declarer "S"]') + LEAD)
+    res = run(["simulate", path, "--json", "--count", "3", "--question", "lead"])
+    assert res.exit_code == 2
+    assert f"{path}: board X1: the leader's (W) hand is not known" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["L1"]
+
+
+@pytest.mark.parametrize("tags, message", [
+    (['[Dealer "N"]', '[TrumpCard "SK"]'], "the TrumpCard SK is in W's hand"),
+    (['[TrumpCard "H7"]'], "the TrumpCard H7 needs a Dealer tag"),
+    (['[Unseen "AKQ.AKQ.AKQ.AKQ"]', '[Contract "4S"]', '[Declarer "S"]'], "bad Unseen tag: SK is also in W's hand"),
+    (['[Unseen "S2 S2 H2"]'], "bad Unseen tag: card S2 appears twice"),
+])
+def test_bad_tags_are_board_errors(tmp_path, tags, message):
+    path = write(tmp_path, "t.pbn", board("Z", "W:KQ3.92.QJT7.A854 - - -", *tags) + TRICKS)
+    res = run(["simulate", path, "--json", "--count", "2"])
+    assert res.exit_code == 2
+    assert f"board Z: {message}" in res.stderr, res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["T1"]
+
+
+def test_trump_card_classic_whist_lead(tmp_path):
+    # classic whist: S deals and turns H7; W leads (the dealer's left); trumps are hearts
+    path = write(tmp_path, "w.pbn", board("W1", "W:KQ3.92.QJT7.A854 - - -", '[Dealer "S"]',
+                                          '[TrumpCard "H7"]'))
+    o = json_lines(run(["simulate", path, "--json", "--count", "4"]))[0]
+    assert o["question"] == "lead" and o["leader"] == "W" and o["contract"] == "1H"
+    assert o["need"] == 7
+
+
+def test_time_budget_gives_partial(tmp_path):
+    path = write(tmp_path, "l.pbn", LEAD)
+    res = run(["simulate", path, "--json", "--count", "100000", "--time", "0.5"])
+    assert res.exit_code == 0, res.stderr
+    o = json_lines(res)[0]
+    assert o["partial"] is True and 0 <= o["samples"] < 100000
+    people = run(["simulate", path, "--count", "100000", "--time", "0.3"])
+    assert "PARTIAL" in people.stdout
+
+
+@pytest.mark.parametrize("command", [["solve"], ["table"], ["bid"], ["puzzles"]])
+def test_partial_file_with_other_commands(command):
+    res = run([*command, EXAMPLE])
+    assert res.exit_code == 2
+    assert (f"{EXAMPLE}: board lead: the hands of N, E and S are not known ('-' in the Deal): "
+            "use simulate") in res.stderr
+    assert "use simulate" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_one_unknown_hand_message(tmp_path):
+    path = write(tmp_path, "u.pbn", board("U", "N:A... K... Q... -"))
+    res = run(["solve", path])
+    assert res.exit_code == 2
+    assert f"{path}: board U: W's hand is not known ('-' in the Deal): use simulate" in res.stderr
+
+
+def test_bench_simulate_set():
+    res = run(["bench", "--set", "simulate", "--limit", "1", "--json"])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["sets"] == []
+    assert [r["question"] for r in doc["simulate"]] == ["lead", "bid"]
+    for r in doc["simulate"]:
+        assert r["samples"] == 1 and r["nodes"] > 0 and r["samples_per_second"] > 0
+    from whist_solve.bench import resolve_sets
+    assert "simulate" not in [n for n, _p in resolve_sets(["all"])]
+
+
+def test_ctrl_c_prints_the_partial_result(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    path = write(tmp_path, "l.pbn", LEAD)
+    proc = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "simulate", path,
+                             "--json", "--count", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    objs = [json.loads(ln) for ln in out.splitlines()]
+    assert len(objs) == 1 and objs[0]["partial"] is True and objs[0]["samples"] < 1000000
+    assert "interrupted" in err and "Traceback" not in err
