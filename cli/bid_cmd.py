@@ -18,8 +18,8 @@ from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JSON_OPT
-from .runner import Run, board_json
+from .options import BID_TT_OPT, BIDDER_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, SCHEDULER_OPT
+from .runner import Run, board_json, map_prepared
 
 
 def bid(
@@ -29,6 +29,8 @@ def bid(
     min_bid_3: bool = typer.Option(False, "--min-bid-3",
                                    help="Variant: the lowest bid is 3 (9 books)."),
     tt_mb: int = BID_TT_OPT,
+    jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Bid whist: the bidder's best exchange with the kitty for each of
     the ten choices, the best choice and the highest makeable bid.
@@ -42,17 +44,32 @@ def bid(
     Reduced deals work too: hands of n cards and a kitty of m.
     """
     run = Run(json_out)
-    run.each_board(files, tt_mb, lambda solver, where, board:
-                   _bid_board(run, solver, where, board, bidder, min_bid_3))
+    backend = run.backend(jobs, scheduler)
+
+    def prepare(board):
+        hands, kitty = board.exchange_deal()
+        return hands, kitty, board.bidder_seat(bidder)
+
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, bid_work, backend, tt_mb):
+            with run.guard(where, board):
+                if board.sections.get("Play"):
+                    run.warning(where, "the Play section is ignored "
+                                       "(the exchange is made before the play)")
+                if isinstance(result, Exception):
+                    raise result
+                _bid_board(run, board, *item, result, min_bid_3)
     run.finish()
 
 
-def _bid_board(run: Run, solver, where: str, board, bidder_opt, min_bid_3: bool) -> None:
-    hands, kitty = board.exchange_deal()
-    seat = board.bidder_seat(bidder_opt)
-    if board.sections.get("Play"):
-        run.warning(where, "the Play section is ignored (the exchange is made before the play)")
-    exchanges = analyse_bid(hands, kitty, seat, solver=solver)
+def bid_work(solver, item):
+    """The ten exchanges of one board (run on a worker with --jobs or
+    --scheduler)."""
+    hands, kitty, seat = item
+    return analyse_bid(hands, kitty, seat, solver=solver)
+
+
+def _bid_board(run: Run, board, hands, kitty, seat: int, exchanges, min_bid_3: bool) -> None:
     summary = summarize(exchanges, min_bid_3)
     if run.json:
         run.emit_json(board_json(

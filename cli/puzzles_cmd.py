@@ -22,8 +22,8 @@ from whist_solve.puzzle import board_goal, expand_paths, goal_value, key_plays
 from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
-from .options import JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json
+from .options import JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT
+from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json, map_prepared
 
 
 @dataclass
@@ -55,6 +55,8 @@ def puzzles(
     leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Verify each board's goal and show the solution.
 
@@ -65,19 +67,27 @@ def puzzles(
     """
     tally = Tally()
     run = _TallyRun(json_out, tally)
+    backend = run.backend(jobs, scheduler)
     start = time.monotonic()
     files, problems = expand_paths(paths)
     for p in problems:
         run.error("", p)
 
-    def handle(solver, where, board):
-        if _puzzle_board(run, solver, where, board, trump, ranking, leader):
-            tally.solved += 1
-        else:
-            tally.failed += 1
-            tally.failures.append(where)
+    def prepare(board):
+        pos = board.position(trump=trump, ranking=ranking, leader=leader)
+        return pos, board_goal(board, pos)
 
-    run.each_board(files, tt_mb, handle)
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, puzzle_work, backend,
+                                                       tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                if _puzzle_board(run, where, board, leader, *item, *result):
+                    tally.solved += 1
+                else:
+                    tally.failed += 1
+                    tally.failures.append(where)
     elapsed = time.monotonic() - start
     total = tally.solved + tally.failed + len(tally.bad)
     if not (run.json and total == 0):
@@ -89,15 +99,22 @@ def puzzles(
     raise typer.Exit(status)
 
 
-def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -> bool:
-    pos: Position = board.position(trump=trump, ranking=ranking, leader=leader)
-    goal = board_goal(board, pos)
+def puzzle_work(solver, item):
+    """One position solved, with the alternatives along its optimal line
+    (run on a worker with --jobs or --scheduler)."""
+    pos, _ = item
+    result = solver.solve(pos, cards=True, line=True)
+    turn_cards = {c: int(n) for c, n in result.cards.items()}
+    return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))
+
+
+def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, result,
+                  rows, decisions, analysed_to) -> bool:
     first_leader = board.leader(leader)
     left = pos.tricks_left
     if goal.tricks > left:
         run.warning(where, f"the goal ({SIDE_NAMES[goal.side]} {goal.tricks}) asks for more than "
                            f"the {left} tricks left")
-    result = solver.solve(pos, cards=True, line=True)
     line = list(result.line or [])
     value = goal_value(goal, int(result.ns_tricks), left)
     solved = value >= goal.tricks
@@ -108,7 +125,6 @@ def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader) -
     attacker_on_turn = side_of(pos.turn) == goal.side
     goal_cards = {c: (n if attacker_on_turn else left - n) for c, n in turn_cards.items()}
 
-    rows, decisions, analysed_to = analyse_line(solver, pos, line, turn_cards)
     keys = key_plays(decisions, goal, left, pos.ranking)
     title = board.tags.get("Title", "").strip() or None
     comment = " ".join(" ".join(board.comments).split()) or None

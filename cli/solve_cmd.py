@@ -11,7 +11,8 @@ from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
+                      TRUMP_OPT, TT_OPT)
 from .runner import Run, board_json, make_solver, map_prepared
 
 
@@ -23,6 +24,7 @@ def solve(
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
     card and one optimal line to the end.
@@ -30,23 +32,25 @@ def solve(
     Cards of the board's [bold]Play[/] section are played first.
     """
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
     solver = None
 
     def prepare(board):
         return board.position(trump=trump, ranking=ranking, leader=leader)
 
-    for where, board, pos, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
-        with run.guard(where, board):
-            if isinstance(result, Exception):
-                raise result
-            if solver is None and not run.json:
-                solver = make_solver(tt_mb)   # values the alternatives along the line
-            _solve_board(run, solver, where, board, leader, pos, result)
+    with run.interruptible():
+        for where, board, pos, result in map_prepared(run, files, prepare, solve_work, backend, tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                if solver is None and not run.json:
+                    solver = make_solver(tt_mb)   # values the alternatives along the line
+                _solve_board(run, solver, where, board, leader, pos, result)
     run.finish()
 
 
 def solve_work(solver, pos: Position):
-    """One board's solution (run in a worker process with --jobs)."""
+    """One board's solution (run on a worker with --jobs or --scheduler)."""
     return solver.solve(pos, cards=True, line=True)
 
 

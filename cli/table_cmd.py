@@ -15,8 +15,9 @@ from whist_solve.pbn import table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
-from .options import FILES_ARG, JOBS_OPT, JSON_OPT, TT_OPT, strains_option, table_ranking_option
-from .runner import Run, board_json, map_prepared
+from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT, strains_option,
+                      table_ranking_option)
+from .runner import Run, board_json, map_prepared, worker_threads
 
 
 def table(
@@ -30,6 +31,11 @@ def table(
     pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1, metavar="N",
+        help="Threads per deal (its strains and leaders side by side). Default: the CPUs "
+             "in one process, CPUs // jobs with --jobs, 1 on a cluster."),
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
     leader of the first trick (the full deal; a [bold]Play[/] section is ignored)."""
@@ -38,6 +44,8 @@ def table(
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
+    n_threads = worker_threads(threads, backend)
 
     def prepare(board):
         hands = board.hands
@@ -46,20 +54,23 @@ def table(
         hands = [list(h) for h in hands]
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
-        return (hands, strains, rankings)
+        return (hands, strains, rankings, n_threads, tt_mb)
 
-    for where, board, item, result in map_prepared(run, files, prepare, table_work, jobs, tt_mb):
-        with run.guard(where, board):
-            if isinstance(result, Exception):
-                raise result
-            _table_board(run, board, item[0], result, strains, rankings, pbn)
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, table_work, backend, tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                _table_board(run, board, item[0], result, strains, rankings, pbn)
     run.finish()
 
 
 def table_work(solver, item):
-    """One deal's table (run in a worker process with --jobs)."""
-    hands, strains, rankings = item
-    return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
+    """One deal's table on ``threads`` threads (run on a worker with --jobs
+    or --scheduler)."""
+    hands, strains, rankings, threads, tt_mb = item
+    return dd_table(hands, strains=strains, rankings=rankings, solver=solver, threads=threads,
+                    tt_mb=tt_mb)
 
 
 def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool) -> None:
