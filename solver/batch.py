@@ -447,6 +447,15 @@ def _end_pool(pool, ok: bool) -> None:
                 p.join(1)
         except Exception:
             pass
+    # Let the pool's manager thread see its workers gone and close its
+    # pipes now, not while the interpreter exits (a race that printed an
+    # OSError from concurrent.futures' exit hook).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        try:
+            manager.join(2)
+        except Exception:
+            pass
 
 
 def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
