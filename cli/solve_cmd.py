@@ -13,7 +13,7 @@ from whist_solve.vocab import SEATS
 from . import render
 from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT)
-from .runner import Run, board_json, make_solver, map_prepared
+from .runner import Run, board_json, map_prepared
 
 
 def solve(
@@ -33,28 +33,33 @@ def solve(
     """
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
-    solver = None
+    analyse = not run.json          # the alternatives along the line, for people
 
     def prepare(board):
-        return board.position(trump=trump, ranking=ranking, leader=leader)
+        return board.position(trump=trump, ranking=ranking, leader=leader), analyse
 
     with run.interruptible():
-        for where, board, pos, result in map_prepared(run, files, prepare, solve_work, backend, tt_mb):
+        for where, board, item, result in map_prepared(run, files, prepare, solve_work, backend,
+                                                       tt_mb):
             with run.guard(where, board):
                 if isinstance(result, Exception):
                     raise result
-                if solver is None and not run.json:
-                    solver = make_solver(tt_mb)   # values the alternatives along the line
-                _solve_board(run, solver, where, board, leader, pos, result)
+                _solve_board(run, where, board, leader, item[0], *result)
     run.finish()
 
 
-def solve_work(solver, pos: Position):
-    """One board's solution (run on a worker with --jobs or --scheduler)."""
-    return solver.solve(pos, cards=True, line=True)
+def solve_work(solver, item):
+    """One board's solution, and with ``analyse`` the alternatives along its
+    line (run on a worker with --jobs or --scheduler)."""
+    pos, analyse = item
+    result = solver.solve(pos, cards=True, line=True)
+    if not analyse:
+        return result, None
+    cards = {c: int(n) for c, n in result.cards.items()}
+    return result, analyse_line(solver, pos, list(result.line or []), cards)
 
 
-def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result) -> None:
+def _solve_board(run: Run, where: str, board, leader, pos: Position, result, analysis) -> None:
     first_leader = board.leader(leader)
     line = list(result.line or [])
     cards = {c: int(n) for c, n in result.cards.items()}
@@ -89,7 +94,7 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
         run.emit_json(obj)
         return
 
-    rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
+    rows, decisions, analysed_to = analysis
     view = render.SolveView(
         title=render.board_title(board),
         pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,

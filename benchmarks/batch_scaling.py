@@ -1,0 +1,127 @@
+"""Whole-process times of ``whist-solve table`` where it runs: one process,
+``--jobs N``, a Dask cluster, and one deal on several threads.
+
+    python benchmarks/batch_scaling.py deals [--deals FILE | --random SEED COUNT] [--rounds 3]
+    python benchmarks/batch_scaling.py threads FILE [--rounds 5]
+
+``deals``: ``table FILE --ranking up --json`` with ``--jobs 1 --threads 1``
+(one core), ``--jobs N``, and ``--scheduler`` on an N-worker LocalCluster
+(worker processes of one thread each, loopback only, started here before the
+runs and stopped after them), the runs interleaved round by round; each run
+is a fresh ``whist-solve`` process, timed whole (start-up, reading, solving,
+printing).  The outputs must be byte-identical.  Targets (issue #12): the
+cluster within 10% of ``--jobs N``, both at least 1.7x one process (N = 2).
+
+``threads``: ``table FILE --json --threads 1`` against ``--threads 2``,
+alternating (issue #15: at most 0.65 of the one-thread time on 2 cores).
+
+The machine may be shared: the 1-minute load average is printed next to
+every figure.  Nothing is asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLI = [sys.executable, "-c", "from whist_solve.cli.main import main; main()"]
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _run(args):
+    load = _load()
+    t0 = time.perf_counter()
+    proc = subprocess.run(CLI + args, capture_output=True)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr.decode(errors="replace"))
+        raise SystemExit(f"exit {proc.returncode}: whist-solve {' '.join(args)}")
+    return seconds, load, proc.stdout
+
+
+def _rounds(runs, rounds: int):
+    """runs: [(name, args)]; interleaved; prints every run, then the
+    median and best of each."""
+    times = {name: [] for name, _ in runs}
+    ref = None
+    for r in range(rounds):
+        for name, args in runs:
+            s, load, out = _run(args)
+            same = ref is None or out == ref
+            ref = out if ref is None else ref
+            times[name].append(s)
+            print(f"round {r + 1}  {name:24s} {s:7.2f} s   load {load:5.2f}"
+                  f"{'' if same else '   OUTPUT DIFFERS'}", flush=True)
+    print()
+    base = statistics.median(times[runs[0][0]])
+    for name, _ in runs:
+        med = statistics.median(times[name])
+        print(f"{name:24s} median {med:7.2f} s  best {min(times[name]):7.2f} s  "
+              f"{base / med:5.2f}x of '{runs[0][0]}' (medians)")
+    return times
+
+
+def deals(args) -> int:
+    path = args.deals
+    tmp = None
+    if path is None:
+        seed, count = args.random
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".pbn", delete=False)
+        subprocess.run([sys.executable, os.path.join(HERE, "make_sets.py"), "--random",
+                        str(seed), str(count)], stdout=tmp, check=True)
+        tmp.close()
+        path = tmp.name
+    from distributed import LocalCluster
+
+    n = args.workers
+    common = ["table", path, "--ranking", "up", "--json"]
+    print(f"# {path}: {os.cpu_count()} CPUs; {n} workers; {args.rounds} rounds, interleaved")
+    try:
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None) as lc:
+            runs = [("one process, 1 thread", common + ["--threads", "1"]),
+                    (f"--jobs {n}", common + ["--jobs", str(n)]),
+                    (f"--scheduler ({n}x1)", common + ["--scheduler", lc.scheduler_address])]
+            _run(runs[-1][1][:1] + [os.path.join(HERE, "data", "random.pbn"), "--json",
+                                    "--scheduler", lc.scheduler_address])   # warm the workers
+            _rounds(runs, args.rounds)
+    finally:
+        if tmp is not None:
+            os.unlink(tmp.name)
+    return 0
+
+
+def threads(args) -> int:
+    common = ["table", args.file, "--json"]
+    print(f"# {args.file}: {os.cpu_count()} CPUs; {args.rounds} rounds, alternating")
+    _rounds([("--threads 1", common + ["--threads", "1"]),
+             ("--threads 2", common + ["--threads", "2"])], args.rounds)
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    d = sub.add_parser("deals", help="one process, --jobs N and a cluster on many deals")
+    d.add_argument("--deals", help="a PBN file of deals")
+    d.add_argument("--random", nargs=2, type=int, default=(12, 200), metavar=("SEED", "COUNT"),
+                   help="else COUNT random deals of make_sets.py (default: 12 200)")
+    d.add_argument("--workers", type=int, default=2)
+    d.add_argument("--rounds", type=int, default=3)
+    t = sub.add_parser("threads", help="one deal on 1 and 2 threads")
+    t.add_argument("file")
+    t.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args(argv)
+    return deals(args) if args.what == "deals" else threads(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
