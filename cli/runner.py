@@ -69,6 +69,7 @@ class Run:
         self._progress: Optional[Progress] = None
         self._task = None
         self._live = False
+        self._batches: list = []      # the runs of Run.map, ended by interruptible()
 
     # ---- messages ------------------------------------------------------
 
@@ -218,6 +219,7 @@ class Run:
         if backend.kind == "pool":
             items = _counted(items, backend.jobs)
         it = run_map(work, items, backend, tt_mb=tt_mb, return_exceptions=True, chunk=chunk)
+        self._batches.append(it)
         while True:
             try:
                 result = next(it)
@@ -236,7 +238,10 @@ class Run:
         number for SIGTERM (143) and SIGHUP (129)."""
         try:
             with terminate_on_signals():
-                yield
+                try:
+                    yield
+                finally:
+                    self._end_batches()
         except Terminated as e:
             self._stop_progress()
             self.err.print(f"terminated ({signal.Signals(e.signum).name})")
@@ -245,6 +250,17 @@ class Run:
             self._stop_progress()
             self.err.print("interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def _end_batches(self) -> None:
+        """Ends the batches still running (an exception met while the
+        command was printing a result: their workers end now, not when the
+        interpreter exits)."""
+        while self._batches:
+            it = self._batches.pop()
+            try:
+                it.close()
+            except Exception:
+                pass
 
     def _stop_progress(self) -> None:
         if self._progress is not None and self._live:

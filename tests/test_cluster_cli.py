@@ -131,6 +131,25 @@ def test_worker_killed_mid_run(cluster, tmp_path):
     wait_workers(client)                         # the nanny starts a new worker
 
 
+def test_interrupt_leaves_the_cluster_usable(cluster, files, one_process, tmp_path):
+    address, client = cluster
+    wait_workers(client)
+    deals = tmp_path / "deals.pbn"
+    deals.write_text(_random_deals(300, 10, 6))
+    proc = subprocess.Popen(CLI + ["table", str(deals), "--json", "--scheduler", address],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.readline()                       # running
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+        assert time.monotonic() < deadline, "tasks left on the scheduler"
+        time.sleep(0.1)
+    res = run(_commands(files)["table"] + ["--scheduler", address])
+    assert res.stdout == one_process["table"].stdout
+
+
 @pytest.mark.parametrize("sig,status,message", [
     ("SIGTERM", 143, "terminated (SIGTERM)"),
     ("SIGHUP", 129, "terminated (SIGHUP)"),
