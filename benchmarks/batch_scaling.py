@@ -16,18 +16,23 @@ cluster within 10% of ``--jobs N``, both at least 1.7x one process (N = 2).
 alternating (issue #15: at most 0.65 of the one-thread time on 2 cores).
 
 The machine may be shared: the 1-minute load average is printed next to
-every figure.  Nothing is asserted.
+every figure, and so is the CPU time the run used in all its processes (the
+command and its pool, or the command, the cluster's workers and scheduler),
+which does not depend on the other users as much as the wall time does.
+Nothing is asserted.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+CPU: list = []
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLI = [sys.executable, "-c", "from whist_solve.cli.main import main; main()"]
 
@@ -36,11 +41,29 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
+WORKER_PIDS: list = []      # the cluster's worker processes (their CPU time counts)
+
+
+def _cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = ru.ru_utime + ru.ru_stime + time.process_time()     # + this process: the scheduler
+    try:
+        import psutil
+        for pid in WORKER_PIDS:
+            t = psutil.Process(pid).cpu_times()
+            total += t.user + t.system
+    except Exception:
+        pass
+    return total
+
+
 def _run(args):
     load = _load()
+    cpu0 = _cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(CLI + args, capture_output=True)
     seconds = time.perf_counter() - t0
+    CPU.append(_cpu() - cpu0)
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr.decode(errors="replace"))
         raise SystemExit(f"exit {proc.returncode}: whist-solve {' '.join(args)}")
@@ -51,6 +74,7 @@ def _rounds(runs, rounds: int):
     """runs: [(name, args)]; interleaved; prints every run, then the
     median and best of each."""
     times = {name: [] for name, _ in runs}
+    cpu = {name: [] for name, _ in runs}
     ref = None
     for r in range(rounds):
         for name, args in runs:
@@ -58,14 +82,16 @@ def _rounds(runs, rounds: int):
             same = ref is None or out == ref
             ref = out if ref is None else ref
             times[name].append(s)
-            print(f"round {r + 1}  {name:24s} {s:7.2f} s   load {load:5.2f}"
+            cpu[name].append(CPU[-1])
+            print(f"round {r + 1}  {name:24s} {s:7.2f} s   CPU {CPU[-1]:7.2f} s   load {load:5.2f}"
                   f"{'' if same else '   OUTPUT DIFFERS'}", flush=True)
     print()
     base = statistics.median(times[runs[0][0]])
     for name, _ in runs:
         med = statistics.median(times[name])
         print(f"{name:24s} median {med:7.2f} s  best {min(times[name]):7.2f} s  "
-              f"{base / med:5.2f}x of '{runs[0][0]}' (medians)")
+              f"{base / med:5.2f}x of '{runs[0][0]}' (medians)   CPU median "
+              f"{statistics.median(cpu[name]):7.2f} s")
     return times
 
 
@@ -87,6 +113,9 @@ def deals(args) -> int:
     try:
         with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None) as lc:
+            from distributed import Client
+            with Client(lc.scheduler_address, set_as_default=False) as client:
+                WORKER_PIDS.extend(client.run(os.getpid).values())
             runs = [("one process, 1 thread", common + ["--threads", "1"]),
                     (f"--jobs {n}", common + ["--jobs", str(n)]),
                     (f"--scheduler ({n}x1)", common + ["--scheduler", lc.scheduler_address])]
