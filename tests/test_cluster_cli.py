@@ -198,3 +198,14 @@ def test_jobs_capped_by_the_boards(tmp_path, monkeypatch):
     res = run(["table", str(two), "--json", "--jobs", "64"])
     assert res.exit_code == 0 and res.stdout.count("\n") == 2
     assert started and max(started) <= 2
+
+
+def test_threads_per_deal_share_the_cpus():
+    from whist_solve.batch import backend_for, default_jobs
+    from whist_solve.cli.runner import worker_threads
+    cpus = default_jobs()
+    assert worker_threads(None, backend_for()) == cpus
+    assert worker_threads(None, backend_for(jobs=2)) == max(1, cpus // min(2, cpus))
+    assert worker_threads(None, backend_for(jobs=64)) == 1
+    assert worker_threads(None, backend_for(scheduler="tcp://127.0.0.1:8786")) == 1
+    assert worker_threads(3, backend_for(jobs=2)) == 3
