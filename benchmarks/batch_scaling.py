@@ -3,6 +3,7 @@
 
     python benchmarks/batch_scaling.py deals [--deals FILE | --random SEED COUNT] [--rounds 3]
     python benchmarks/batch_scaling.py threads FILE [--rounds 5]
+    python benchmarks/batch_scaling.py critical FILE...
 
 ``deals``: ``table FILE --ranking up --json`` with ``--jobs 1 --threads 1``
 (one core), ``--jobs N``, and ``--scheduler`` on an N-worker LocalCluster
@@ -14,6 +15,12 @@ cluster within 10% of ``--jobs N``, both at least 1.7x one process (N = 2).
 
 ``threads``: ``table FILE --json --threads 1`` against ``--threads 2``,
 alternating (issue #15: at most 0.65 of the one-thread time on 2 cores).
+
+``critical``: in this process, ``dd_table`` of each deal of the files on one
+thread and on two, with the CPU time of each thread's searches: the busier
+thread's time over the one-thread time is what two free cores would give
+(the critical path), a figure that the other users of a shared machine
+barely move.  The tables are checked equal.
 
 The machine may be shared: the 1-minute load average is printed next to
 every figure, and so is the CPU time the run used in all its processes (the
@@ -136,6 +143,40 @@ def threads(args) -> int:
     return 0
 
 
+def critical(args) -> int:
+    import threading
+    from collections import defaultdict
+
+    from whist_solve import engine
+    from whist_solve.pbn import read_pbn_file
+
+    cpu = defaultdict(float)
+    ns_value = engine.Solver.ns_value
+
+    def timed(self, pos, guess=-1):
+        t = time.thread_time()
+        try:
+            return ns_value(self, pos, guess)
+        finally:
+            cpu[threading.get_ident()] += time.thread_time() - t
+
+    engine.Solver.ns_value = timed
+    for path in args.files:
+        for board in read_pbn_file(path):
+            hands = [list(h) for h in board.hands]
+            cpu.clear()
+            one = engine.dd_table(hands, threads=1)
+            single = sum(cpu.values())
+            cpu.clear()
+            two = engine.dd_table(hands, threads=2)
+            per = sorted(cpu.values(), reverse=True)
+            print(f"{path} board {board.label}: one thread {single:6.2f} s; two threads "
+                  f"{' + '.join(f'{x:.2f}' for x in per)} s; critical path "
+                  f"{per[0] / single:4.2f} of one thread{'' if one == two else '  TABLES DIFFER'}"
+                  f"   load {_load():5.2f}", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -148,8 +189,10 @@ def main(argv=None) -> int:
     t = sub.add_parser("threads", help="one deal on 1 and 2 threads")
     t.add_argument("file")
     t.add_argument("--rounds", type=int, default=5)
+    c = sub.add_parser("critical", help="one deal on 1 and 2 threads: CPU time per thread")
+    c.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
-    return deals(args) if args.what == "deals" else threads(args)
+    return {"deals": deals, "threads": threads, "critical": critical}[args.what](args)
 
 
 if __name__ == "__main__":
