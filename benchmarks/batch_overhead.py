@@ -71,7 +71,7 @@ def main(argv=None) -> int:
           f"load average {os.getloadavg()[0]:.2f} at start; best of {args.rounds} rounds")
 
     with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as lc:
+                      dashboard_address="127.0.0.1:0") as lc:
         dask = backend_for(scheduler=lc.scheduler_address)
         _timed(_empty, range(50), dask, chunk=1)            # warm the workers' imports
         _timed(_empty, range(50), pool, chunk=1)

@@ -19,9 +19,9 @@ from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
-from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, MIN_BID_3_OPT,
-                      NT_DOUBLE_OPT)
-from .runner import Run, board_json
+from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
+                      MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
+from .runner import Run, board_json, map_prepared
 
 
 def bid(
@@ -32,6 +32,8 @@ def bid(
     nt_double: bool = NT_DOUBLE_OPT,
     boston: int = BOSTON_OPT,
     tt_mb: int = BID_TT_OPT,
+    jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Bid whist: the bidder's best exchange with the kitty for each of
     the ten choices, the best choice and the highest makeable bid.
@@ -50,27 +52,45 @@ def bid(
     """
     scoring = Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3)
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
     started = time.monotonic()
-    done = []
+    done = 0
 
-    def handle(solver, where, board):
-        _bid_board(run, solver, where, board, bidder, scoring)
-        done.append(where)
+    def prepare(board):
+        hands, kitty = board.exchange_deal()
+        seat = None if bidder is None and board.bidder() is None else board.bidder_seat(bidder)
+        return hands, kitty, seat, scoring, board.dealer()
 
-    run.each_board(files, tt_mb, handle)
-    run.err.print(render.batch_summary(len(done), "analysed", len(run.bad), time.monotonic() - started))
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, bid_work, backend, tt_mb):
+            with run.guard(where, board):
+                if board.sections.get("Play"):
+                    run.warning(where, "the Play section is ignored "
+                                       "(the exchange is made before the play)")
+                if isinstance(result, Exception):
+                    raise result
+                _bid_board(run, board, item, result)
+                done += 1
+    run.err.print(render.batch_summary(done, "analysed", len(run.bad), time.monotonic() - started))
     run.finish()
 
 
-def _bid_board(run: Run, solver, where: str, board, bidder_opt, scoring: Scoring) -> None:
-    hands, kitty = board.exchange_deal()
-    if board.sections.get("Play"):
-        run.warning(where, "the Play section is ignored (the exchange is made before the play)")
-    if bidder_opt is None and board.bidder() is None:
-        _auction_board(run, solver, board, hands, kitty, scoring)
+def bid_work(solver, item):
+    """The ten exchanges of one board's bidder, or with no bidder every
+    seat's and the auction's winner (run on a worker with --jobs or
+    --scheduler)."""
+    hands, kitty, seat, scoring, dealer = item
+    if seat is None:
+        return analyse_auction(hands, kitty, scoring, dealer=dealer, solver=solver)
+    return analyse_bid(hands, kitty, seat, solver=solver)
+
+
+def _bid_board(run: Run, board, item, result) -> None:
+    hands, kitty, seat, scoring, _dealer = item
+    if seat is None:
+        _auction_board(run, board, hands, kitty, scoring, result)
         return
-    seat = board.bidder_seat(bidder_opt)
-    exchanges = analyse_bid(hands, kitty, seat, solver=solver)
+    exchanges = result
     summary = summarize(exchanges, scoring=scoring)
     min_bid_3 = scoring.min_bid_3
     if run.json:
@@ -90,9 +110,8 @@ def _bid_board(run: Run, solver, where: str, board, bidder_opt, scoring: Scoring
     run.emit(render.bid_view(run.style, board, hands, kitty, seat, exchanges, summary, min_bid_3))
 
 
-def _auction_board(run: Run, solver, board, hands, kitty, scoring: Scoring) -> None:
+def _auction_board(run: Run, board, hands, kitty, scoring: Scoring, auction) -> None:
     """No bidder: every seat as the bidder, and who should win the auction."""
-    auction = analyse_auction(hands, kitty, scoring, dealer=board.dealer(), solver=solver)
     if run.json:
         seats = {}
         for sa in auction.seats:

@@ -13,8 +13,9 @@ from whist_solve.errors import WhistError
 from whist_solve.vocab import SEATS, is_bid, parse_contract
 
 from . import render
-from .options import BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, NT_DOUBLE_OPT
-from .runner import EXIT_NEGATIVE, Run, board_json
+from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
+                      NT_DOUBLE_OPT, SCHEDULER_OPT)
+from .runner import EXIT_NEGATIVE, Run, board_json, map_prepared
 
 
 def check(
@@ -27,6 +28,8 @@ def check(
     nt_double: bool = NT_DOUBLE_OPT,
     boston: int = BOSTON_OPT,
     tt_mb: int = BID_TT_OPT,
+    jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """Bid whist: is [bold]--contract[/] makeable for the bidder with the
     best exchange?
@@ -48,13 +51,28 @@ def check(
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
     scoring = Scoring(nt_double=nt_double, boston=boston)
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
 
-    def handle(solver, where, board):
-        if not _check_board(run, solver, board, fixed, bidder, scoring):
-            run.status = max(run.status, EXIT_NEGATIVE)
+    def prepare(board):
+        hands, kitty = board.exchange_deal()
+        seat = board.bidder_seat(bidder)
+        return hands, kitty, seat, fixed if fixed is not None else _board_contract(board)
 
-    run.each_board(files, tt_mb, handle)
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, check_work, backend,
+                                                       tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                if not _check_board(run, board, item, result, scoring):
+                    run.status = max(run.status, EXIT_NEGATIVE)
     run.finish()
+
+
+def check_work(solver, item):
+    """One board's verdict (run on a worker with --jobs or --scheduler)."""
+    hands, kitty, seat, contract = item
+    return check_contract(hands, kitty, seat, contract, solver=solver)
 
 
 def _board_contract(board):
@@ -67,12 +85,8 @@ def _board_contract(board):
     return contract
 
 
-def _check_board(run: Run, solver, board, contract, bidder_opt, scoring: Scoring) -> bool:
-    hands, kitty = board.exchange_deal()
-    seat = board.bidder_seat(bidder_opt)
-    if contract is None:
-        contract = _board_contract(board)
-    res = check_contract(hands, kitty, seat, contract, solver=solver)
+def _check_board(run: Run, board, item, res, scoring: Scoring) -> bool:
+    hands, kitty, seat, _ = item
     if run.json:
         run.emit_json(board_json(
             board,

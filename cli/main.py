@@ -9,7 +9,8 @@ warnings and errors go to stderr.
 
 Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.  A
 bad board is reported (file, board, problem) and the other boards are still
-solved; the exit status is then 2.
+solved; the exit status is then 2.  Interrupted: 130 (Ctrl-C), 143 (SIGTERM),
+129 (SIGHUP), the pending work cancelled and the worker processes ended.
 """
 from __future__ import annotations
 
@@ -116,7 +117,8 @@ app = typer.Typer(
     help="Double-dummy solver for whist and bid whist (jokers, downtown, the kitty).\n\n"
          "[bold]whist-solve FILE...[/] is short for [bold]whist-solve solve FILE...[/]. "
          "Files are PBN; [bold]-[/] reads standard input.",
-    epilog="Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.",
+    epilog="Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input, "
+           "130 interrupted (Ctrl-C), 128 + the signal's number for SIGTERM (143) and SIGHUP (129).",
 )
 
 

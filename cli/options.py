@@ -82,7 +82,7 @@ JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
                         help="Solve the boards on this many processes (results keep the file's order).")
 SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
                              help="Run on a Dask cluster: its scheduler's address (tcp://host:8786) "
-                                  "or scheduler file; needs pip install 'whist-solve[cluster]'.")
+                                  "or scheduler file; needs pip install 'whist-solve\\[cluster]'.")
 
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",

@@ -23,8 +23,9 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import HTML_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json
+from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
+                      TRUMP_OPT, TT_OPT)
+from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json, map_prepared
 
 
 @dataclass
@@ -56,6 +57,8 @@ def puzzles(
     leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
+    jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
     html: Optional[str] = typer.Option(None, "--html", metavar="FILE",
                                        help="Also write a booklet to print (the problems, then "
                                             "the solutions) as one self-contained HTML page."),
@@ -69,6 +72,7 @@ def puzzles(
     """
     tally = Tally()
     run = _TallyRun(json_out, tally)
+    backend = run.backend(jobs, scheduler)
     start = time.monotonic()
     files, problems = expand_paths(paths)
     for p in problems:
@@ -76,14 +80,21 @@ def puzzles(
 
     page = HtmlPage("whist-solve puzzles " + " ".join(paths)) if html else None
 
-    def handle(solver, where, board):
-        if _puzzle_board(run, solver, where, board, trump, ranking, leader, page):
-            tally.solved += 1
-        else:
-            tally.failed += 1
-            tally.failures.append(where)
+    def prepare(board):
+        pos = board.position(trump=trump, ranking=ranking, leader=leader)
+        return pos, board_goal(board, pos)
 
-    run.each_board(files, tt_mb, handle)
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, puzzle_work, backend,
+                                                       tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                if _puzzle_board(run, where, board, leader, *item, *result, page=page):
+                    tally.solved += 1
+                else:
+                    tally.failed += 1
+                    tally.failures.append(where)
     if page is not None:
         write_page(run, page, html)
     elapsed = time.monotonic() - start
@@ -97,16 +108,22 @@ def puzzles(
     raise typer.Exit(status)
 
 
-def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader,
-                  page: "HtmlPage | None" = None) -> bool:
-    pos: Position = board.position(trump=trump, ranking=ranking, leader=leader)
-    goal = board_goal(board, pos)
+def puzzle_work(solver, item):
+    """One position solved, with the alternatives along its optimal line
+    (run on a worker with --jobs or --scheduler)."""
+    pos, _ = item
+    result = solver.solve(pos, cards=True, line=True)
+    turn_cards = {c: int(n) for c, n in result.cards.items()}
+    return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))
+
+
+def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, result,
+                  rows, decisions, analysed_to, page: "HtmlPage | None" = None) -> bool:
     first_leader = board.leader(leader)
     left = pos.tricks_left
     if goal.tricks > left:
         run.warning(where, f"the goal ({SIDE_NAMES[goal.side]} {goal.tricks}) asks for more than "
                            f"the {left} tricks left")
-    result = solver.solve(pos, cards=True, line=True)
     line = list(result.line or [])
     value = goal_value(goal, int(result.ns_tricks), left)
     solved = value >= goal.tricks
@@ -117,7 +134,6 @@ def _puzzle_board(run: Run, solver, where: str, board, trump, ranking, leader,
     attacker_on_turn = side_of(pos.turn) == goal.side
     goal_cards = {c: (n if attacker_on_turn else left - n) for c, n in turn_cards.items()}
 
-    rows, decisions, analysed_to = analyse_line(solver, pos, line, turn_cards)
     keys = key_plays(decisions, goal, left, pos.ranking)
     title = board.tags.get("Title", "").strip() or None
     comment = " ".join(" ".join(board.comments).split()) or None

@@ -13,8 +13,8 @@ from whist_solve.review import review_board
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT,
-                      TT_OPT)
+from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
+                      TRUMP_OPT, TT_OPT)
 from .runner import Run, board_json, file_name, map_prepared
 
 
@@ -29,6 +29,7 @@ def review(
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
 ) -> None:
     """The recorded play against double-dummy: each card's value before
     and after it, the cards that cost their side tricks, and the
@@ -37,6 +38,7 @@ def review(
     Boards without a [bold]Play[/] section are named on stderr and skipped.
     """
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
 
     def prepare(board):
         passed = trump is None and _passed_out(board)
@@ -47,18 +49,20 @@ def review(
             return None
         return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
 
-    for where, board, item, result in map_prepared(run, files, prepare, review_work, jobs, tt_mb):
-        with run.guard(where, board):
-            if isinstance(result, Exception):
-                raise result
-            _, _, _, _, pos_trump, pos_ranking, first_leader = item
-            if run.json:
-                run.emit_json(board_json(board, trump=pos_trump or "NT", ranking=pos_ranking,
-                                         leader=SEATS[first_leader], **result.as_json(),
-                                         file=board.file))
-            else:
-                run.emit(render.review_view(run.style, board, result, pos_trump, pos_ranking,
-                                            first_leader, mistakes_only))
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, review_work, backend,
+                                                       tt_mb):
+            with run.guard(where, board):
+                if isinstance(result, Exception):
+                    raise result
+                _, _, _, _, pos_trump, pos_ranking, first_leader = item
+                if run.json:
+                    run.emit_json(board_json(board, trump=pos_trump or "NT", ranking=pos_ranking,
+                                             leader=SEATS[first_leader], **result.as_json(),
+                                             file=board.file))
+                else:
+                    run.emit(render.review_view(run.style, board, result, pos_trump, pos_ranking,
+                                                first_leader, mistakes_only))
     run.finish()
 
 
@@ -68,6 +72,6 @@ def _passed_out(board) -> bool:
 
 
 def review_work(solver, item):
-    """One board's review (run in a worker process with --jobs)."""
+    """One board's review (run on a worker with --jobs or --scheduler)."""
     board, trump, ranking, leader = item[:4]
     return review_board(board, trump, ranking, leader, solver=solver)

@@ -4,15 +4,19 @@ board's problem without stopping the others (SPEC: a bad board is reported
 with its file, board and problem; the other boards are still solved; the
 exit status is then 2).
 
-Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.
+Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input,
+130 interrupted (Ctrl-C), 128 + the signal's number when ended by SIGTERM
+(143) or SIGHUP (129); the worker processes end with the command.
 """
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections import deque
 from contextlib import contextmanager
+from itertools import chain, islice
 from typing import Iterator, List, Optional, Tuple
 
 import typer
@@ -21,9 +25,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColum
                            TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
+from whist_solve.batch import (Backend, BatchError, Terminated, backend_for, default_jobs,
+                               run_map, terminate_on_signals)
 from whist_solve.engine import Solver
 from whist_solve.errors import WhistError
-from whist_solve.parallel import map_boards
 from whist_solve.pbn import read_pbn_file
 
 from . import render
@@ -31,6 +36,7 @@ from . import render
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_BAD = 2
+EXIT_INTERRUPTED = 130
 
 
 def board_json(board, **fields) -> dict:
@@ -64,6 +70,7 @@ class Run:
         self._progress: Optional[Progress] = None
         self._task = None
         self._live = False
+        self._batches: list = []      # the runs of Run.map, ended by interruptible()
 
     # ---- messages ------------------------------------------------------
 
@@ -206,11 +213,79 @@ class Run:
         problems, one after the other, with one solver made at the first
         board; a board's failure is reported and the next board goes on."""
         solver = None
-        for where, board in self.boards(files):
-            with self.guard(where, board):
-                if solver is None:
-                    solver = make_solver(tt_mb)
-                handle(solver, where, board)
+        with self.interruptible():
+            for where, board in self.boards(files):
+                with self.guard(where, board):
+                    if solver is None:
+                        solver = make_solver(tt_mb)
+                    handle(solver, where, board)
+
+    # ---- batches (--jobs, --scheduler) ---------------------------------
+
+    def backend(self, jobs: Optional[int] = 1, scheduler: Optional[str] = None) -> Backend:
+        """The backend the options ``--jobs`` and ``--scheduler`` ask for;
+        a bad value ends the command with a message and exit status 2."""
+        return make_backend(jobs, scheduler, self)
+
+    def map(self, work, items, backend: Backend, tt_mb: float, chunk: Optional[int] = None):
+        """``work(solver, item)`` for every item on ``backend``, yielded in
+        order (a failed item's exception in its place).  A batch that cannot
+        run (an unreachable scheduler, a pool that broke) ends the command
+        with a message and exit status 2; Ctrl-C and SIGTERM/SIGHUP cancel
+        the pending tasks (see :meth:`interruptible`)."""
+        if backend.kind == "pool":
+            items = _counted(items, backend.jobs)
+        it = run_map(work, items, backend, tt_mb=tt_mb, return_exceptions=True, chunk=chunk)
+        self._batches.append(it)
+        while True:
+            try:
+                result = next(it)
+            except StopIteration:
+                return
+            except BatchError as e:
+                self.error("", str(e))
+                raise typer.Exit(EXIT_BAD) from None
+            yield result
+
+    @contextmanager
+    def interruptible(self):
+        """Within the block SIGTERM and SIGHUP stop the run as Ctrl-C does
+        (pending tasks cancelled, worker processes ended); the command then
+        ends with "interrupted" and exit status 130, or 128 + the signal's
+        number for SIGTERM (143) and SIGHUP (129)."""
+        try:
+            with terminate_on_signals():
+                try:
+                    yield
+                finally:
+                    self._end_batches()
+        except Terminated as e:
+            self._stop_progress()
+            self.err.print(f"terminated ({signal.Signals(e.signum).name})")
+            raise typer.Exit(128 + e.signum) from None
+        except KeyboardInterrupt:
+            self._stop_progress()
+            self.err.print("interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def _end_batches(self) -> None:
+        """Ends the batches still running (an exception met while the
+        command was printing a result: their workers end now, not when the
+        interpreter exits)."""
+        while self._batches:
+            it = self._batches.pop()
+            try:
+                it.close()
+            except Exception:
+                pass
+
+    def _stop_progress(self) -> None:
+        if self._progress is not None and self._live:
+            try:
+                self._progress.stop()
+            except Exception:
+                pass
+            self._live = False
 
     @contextmanager
     def guard(self, where: str, board=None):
@@ -278,11 +353,57 @@ class Repeats:
         return result
 
 
-def map_prepared(run: Run, files, prepare, work, jobs: int, tt_mb: int):
+def _counted(items, n: int):
+    """``items`` as a list when it holds fewer than ``n`` (so that a pool
+    starts no more processes than there are items), else as it is."""
+    if hasattr(items, "__len__"):
+        return items
+    it = iter(items)
+    head = list(islice(it, n))
+    if len(head) < n:
+        return head
+    return chain(head, it)
+
+
+def make_backend(jobs: Optional[int] = 1, scheduler: Optional[str] = None,
+                 run: Optional[Run] = None) -> Backend:
+    """The batch backend of the options ``--jobs N`` and ``--scheduler
+    ADDRESS`` (the scheduler wins).  A bad value is reported on stderr and
+    ends the command with exit status 2."""
+    try:
+        return backend_for(jobs, scheduler)
+    except BatchError as e:
+        if run is not None:
+            run.error("", str(e))
+        else:
+            Console(stderr=True, highlight=False).print(f"error: {e}", markup=False)
+        raise typer.Exit(EXIT_BAD) from None
+
+
+def worker_threads(threads: Optional[int], backend: Backend) -> int:
+    """Threads per task for work that can use several (``table``): the
+    value asked for, else the machine's CPUs shared out among the local
+    processes without oversubscribing them (all of them in one process,
+    CPUs // jobs with a pool), and one on Dask (each worker thread has its
+    own solver already)."""
+    if threads is not None:
+        return max(1, threads)
+    if backend.kind == "dask":
+        return 1
+    cpus = default_jobs()
+    if backend.kind == "pool":
+        return max(1, cpus // max(1, min(backend.jobs, cpus)))
+    return cpus
+
+
+def map_prepared(run: Run, files, prepare, work, backend, tt_mb: int,
+                 chunk: Optional[int] = None):
     """Read the boards, prepare each (errors are reported per board), run
-    `work(solver, prepared)` on `jobs` processes and yield
-    (where, board, prepared, result) in the files' order; a failed work
-    item's exception comes back as its result."""
+    `work(solver, prepared)` on `backend` (a Backend, or a number of
+    processes) and yield (where, board, prepared, result) in the files'
+    order; a failed work item's exception comes back as its result."""
+    if not isinstance(backend, Backend):
+        backend = make_backend(backend, None, run)
     queue: deque = deque()
 
     def items():
@@ -294,6 +415,6 @@ def map_prepared(run: Run, files, prepare, work, jobs: int, tt_mb: int):
                 queue.append((where, board, prepared))
                 yield prepared
 
-    for result in map_boards(work, items(), jobs, tt_mb=tt_mb, return_exceptions=True, window=8):
+    for result in run.map(work, items(), backend, tt_mb, chunk=chunk):
         where, board, prepared = queue.popleft()
         yield where, board, prepared, result

@@ -14,9 +14,9 @@ from whist_solve.vocab import SEATS
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT,
-                      TT_OPT)
-from .runner import Repeat, Repeats, Run, board_json, make_solver, map_prepared
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
+                      SCHEDULER_OPT, TRUMP_OPT, TT_OPT)
+from .runner import Repeat, Repeats, Run, board_json, map_prepared
 
 
 def solve(
@@ -27,6 +27,7 @@ def solve(
     json_out: bool = JSON_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
     from_lead: bool = typer.Option(False, "--from-lead",
                                    help="Solve from the opening lead (the Play section is ignored)."),
     after_trick: Optional[int] = typer.Option(None, "--after-trick", min=0, metavar="N",
@@ -45,37 +46,44 @@ def solve(
                                  param_hint="--after-trick")
     stop = 0 if from_lead else after_trick
     run = Run(json_out)
-    solver = None
+    backend = run.backend(jobs, scheduler)
+    analyse = not run.json          # the alternatives along the line, for people
     repeats = Repeats()   # a position that comes again (two rooms) is solved once
     page = HtmlPage("whist-solve solve " + " ".join(files)) if html else None
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
-        return repeats.item(pos, pos)
+        return repeats.item(pos, (pos, analyse))
 
-    for where, board, item, result in map_prepared(run, files, prepare, solve_work, jobs, tt_mb):
-        with run.guard(where, board):
-            pos = item.key if isinstance(item, Repeat) else item
-            result = repeats.answer(pos, item, result)
-            if isinstance(result, Exception):
-                raise result
-            if solver is None and not run.json:
-                solver = make_solver(tt_mb)   # values the alternatives along the line
-            _solve_board(run, solver, where, board, leader, pos, result, page)
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, solve_work, backend,
+                                                       tt_mb):
+            with run.guard(where, board):
+                pos = item.key if isinstance(item, Repeat) else item[0]
+                result = repeats.answer(pos, item, result)
+                if isinstance(result, Exception):
+                    raise result
+                _solve_board(run, where, board, leader, pos, *result, page=page)
     if page is not None:
         write_page(run, page, html)
     run.finish()
 
 
-def solve_work(solver, pos: Position):
-    """One board's solution (run in a worker process with --jobs); nothing
-    for a repeated position (its first board's solution is used)."""
-    if isinstance(pos, Repeat):
+def solve_work(solver, item):
+    """One board's solution, and with ``analyse`` the alternatives along its
+    line (run on a worker with --jobs or --scheduler); nothing for a
+    repeated position (its first board's answer is used)."""
+    if isinstance(item, Repeat):
         return None
-    return solver.solve(pos, cards=True, line=True)
+    pos, analyse = item
+    result = solver.solve(pos, cards=True, line=True)
+    if not analyse:
+        return result, None
+    cards = {c: int(n) for c, n in result.cards.items()}
+    return result, analyse_line(solver, pos, list(result.line or []), cards)
 
 
-def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, result,
+def _solve_board(run: Run, where: str, board, leader, pos: Position, result, analysis,
                  page: "HtmlPage | None" = None) -> None:
     first_leader = board.leader(leader)
     line = list(result.line or [])
@@ -114,7 +122,7 @@ def _solve_board(run: Run, solver, where: str, board, leader, pos: Position, res
             run.emit_json(obj)
             return
 
-    rows, decisions, analysed_to = analyse_line(solver, pos, line, cards)
+    rows, decisions, analysed_to = analysis
     shown = _contract_shown(board, pos)
     view = render.SolveView(
         title=render.board_title(board),

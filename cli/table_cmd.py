@@ -26,9 +26,9 @@ from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, TT_OPT, strains_option,
-                      table_ranking_option)
-from .runner import Repeat, Repeats, Run, board_json, map_prepared
+from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
+                      strains_option, table_ranking_option)
+from .runner import Repeat, Repeats, Run, board_json, map_prepared, worker_threads
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -46,6 +46,11 @@ def table(
                                                       "and ranking; N-S tricks for each leader, and the par."),
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1, metavar="N",
+        help="Threads per deal (its strains and leaders side by side). Default: the CPUs "
+             "in one process, CPUs // jobs with --jobs, 1 on a cluster."),
     html: Optional[str] = HTML_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every
@@ -60,6 +65,8 @@ def table(
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     run = Run(json_out)
+    backend = run.backend(jobs, scheduler)
+    n_threads = worker_threads(threads, backend)
     started = time.monotonic()
     writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
     if writer is not None:
@@ -75,15 +82,16 @@ def table(
         hands = [list(h) for h in hands]
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
-        return repeats.item(_deal_key(hands), (hands, strains, rankings))
+        return repeats.item(_deal_key(hands), (hands, strains, rankings, n_threads, tt_mb))
 
-    for where, board, item, result in map_prepared(run, files, prepare, table_work, jobs, tt_mb):
-        with run.guard(where, board):
-            result = repeats.answer(_deal_key(board.hands), item, result)
-            if isinstance(result, Exception):
-                raise result
-            _table_board(run, board, board.hands, result, strains, rankings, pbn, writer, page)
-            done += 1
+    with run.interruptible():
+        for where, board, item, result in map_prepared(run, files, prepare, table_work, backend, tt_mb):
+            with run.guard(where, board):
+                result = repeats.answer(_deal_key(board.hands), item, result)
+                if isinstance(result, Exception):
+                    raise result
+                _table_board(run, board, board.hands, result, strains, rankings, pbn, writer, page)
+                done += 1
     if page is not None:
         write_page(run, page, html)
     n = repeats.count
@@ -94,12 +102,14 @@ def table(
 
 
 def table_work(solver, item):
-    """One deal's table (run in a worker process with --jobs); nothing for
-    a repeated deal (its first board's table is used)."""
+    """One deal's table on ``threads`` threads (run on a worker with --jobs
+    or --scheduler); nothing for a repeated deal (its first board's table
+    is used)."""
     if isinstance(item, Repeat):
         return None
-    hands, strains, rankings = item
-    return dd_table(hands, strains=strains, rankings=rankings, solver=solver)
+    hands, strains, rankings, threads, tt_mb = item
+    return dd_table(hands, strains=strains, rankings=rankings, solver=solver, threads=threads,
+                    tt_mb=tt_mb)
 
 
 def _deal_key(hands):

@@ -5,7 +5,7 @@ Cython engine (``_engine``): the words of the game (``vocab``, ``errors``),
 the rules (``cards``), PBN files (``pbn``) and what their tags mean
 (``board``), the solver (``engine``), and the analyses: lines of play
 (``lines``), puzzles (``puzzle``), bid whist (``bid``), random deals
-(``dealing``), batches on several processes (``parallel``) and the
+(``dealing``), batches on several processes or a cluster (``batch``) and the
 benchmarks (``bench``, ``dds_bridge``).
 """
 from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, CardError, Position,

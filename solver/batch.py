@@ -447,6 +447,19 @@ def _end_pool(pool, ok: bool) -> None:
                 p.join(1)
         except Exception:
             pass
+    # Let the pool's manager thread see its workers gone and close its
+    # pipes now, not while the interpreter exits (a race that printed an
+    # OSError from concurrent.futures' exit hook).
+    # If it is slow to see them (a loaded machine), take it off the exit
+    # hook's list: the interpreter still joins the thread at exit.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        try:
+            manager.join(5)
+            from concurrent.futures import process as _process
+            _process._threads_wakeups.pop(manager, None)
+        except Exception:
+            pass
 
 
 def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:

@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from .batch import backend_for, run_map
 from .bid import ALL_OPTIONS, BID_TT_MB, analyse_bid
 from .cards import JOKERS, Position
 from .dealing import random_deal
 from .engine import DEFAULT_TT_MB, dd_table
 from .errors import WhistError
-from .parallel import map_boards
 from .pbn import read_pbn_file
 from .vocab import SEATS, STRAINS
 
@@ -234,8 +234,8 @@ def solve_tasks(tasks: Sequence[Task], jobs: int = 1, tt_mb: float = DEFAULT_TT_
     fastest kept); returns the results in order and the wall time."""
     out = []
     t0 = time.perf_counter()
-    for r in map_boards(solve_task_best_of, [(t, repeat) for t in tasks], jobs,
-                        tt_mb=tt_mb, solver=solver):
+    for r in run_map(solve_task_best_of, [(t, repeat) for t in tasks], backend_for(jobs),
+                     tt_mb=tt_mb, solver=solver, return_exceptions=False, chunk=1):
         out.append(r)
         if on_done:
             on_done()

@@ -171,9 +171,10 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     A row (one strain and ranking, the four leaders) is solved on one
     solver, its leaders in turn, so that the bounds the first leader's
     search stores serve the next three.  With ``threads`` > 1 the rows are
-    shared out among that many threads, each with a solver of its own
-    (``solver`` is the first thread's; the others get ``tt_mb`` each): the
-    search releases the GIL, so the rows are solved side by side."""
+    shared out among that many threads (no-trump first: usually the
+    longest), each with a solver of its own (``solver`` is the first
+    thread's; the others get ``tt_mb`` each): the search releases the GIL,
+    so the rows are solved side by side."""
     hands = [list(h) for h in hands]
     rows = [(strain, ranking) for strain in strains for ranking in rankings]
     threads = max(1, min(threads, len(rows)))
@@ -212,7 +213,12 @@ def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
     from concurrent.futures import ThreadPoolExecutor
 
     lock = threading.Lock()
-    todo = [_Row(strain, ranking) for strain, ranking in rows]
+    # Longest rows first, so that the last row to start is a short one: the
+    # no-trump rows are usually the longest (on bridge-solver's hard deals
+    # they were the longest row of 6 deals in 11 timed, up to 90% of the
+    # table); the rows are taken in this order, the table keeps its own.
+    todo = [_Row(strain, ranking) for strain, ranking in
+            sorted(rows, key=lambda row: row[0] != "NT")]
     started: list = []
 
     def next_row():

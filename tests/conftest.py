@@ -54,3 +54,17 @@ def shared_solver():
     its transposition table across different deals, trumps and rankings)."""
     from whist_solve import Solver
     return Solver()
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    """A real Dask LocalCluster (two worker processes of one thread each,
+    loopback only): (scheduler address, a Client of it).  Shared by the
+    whole run; skipped without dask[distributed] (tests/support/cluster.py)."""
+    from support.cluster import start_cluster
+    lc, client = start_cluster()
+    try:
+        yield lc.scheduler_address, client
+    finally:
+        client.close()
+        lc.close()

@@ -22,6 +22,8 @@ from whist_solve.batch import (BatchError, SolverUnavailable, backend_for, chunk
 from whist_solve.cards import WhistError, full_deck
 from whist_solve.engine import dd_table
 
+from support.cluster import wait_workers as _wait_workers
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -65,20 +67,7 @@ def _same(a, b):
             assert x == y
 
 
-# ---- the cluster (the one place that skips without distributed)
-
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as lc:
-        with distributed.Client(lc.scheduler_address, set_as_default=False) as client:
-            yield lc.scheduler_address, client
-
-
-def _wait_workers(client, n=2):
-    client.wait_for_workers(n, timeout=60)
-
+# ---- the cluster: the `cluster` fixture of tests/conftest.py (tests/support/cluster.py)
 
 # ---- the same everywhere
 

@@ -75,22 +75,15 @@ def test_same_bytes_for_jobs_1_and_2(tmp_path):
     assert other.stdout != one.stdout
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as lc:
-        yield lc.scheduler_address
-
-
 def test_same_bytes_on_a_dask_cluster(tmp_path, cluster):
+    address, _client = cluster
     path = write(tmp_path, "lt.pbn", LEAD + TRICKS)
     one = run(["simulate", path, "--json", "--count", "10"])
-    dask = run(["simulate", path, "--json", "--count", "10", "--scheduler", cluster])
+    dask = run(["simulate", path, "--json", "--count", "10", "--scheduler", address])
     assert dask.exit_code == 0, dask.stderr
     assert one.stdout == dask.stdout
     people = run(["simulate", path, "--count", "10"])
-    people_dask = run(["simulate", path, "--count", "10", "--scheduler", cluster])
+    people_dask = run(["simulate", path, "--count", "10", "--scheduler", address])
     assert people.stdout == people_dask.stdout
 
 

@@ -3,8 +3,8 @@ which imports nothing from whist_solve), Hypothesis strategies of positions
 (``strategies``), the engine-against-reference check (``engine_check``), the
 command line run in-process (``cli_run``), DDS through endplay
 (``dds_helpers``; importing it skips the test module when endplay is not
-installed), the node-count signature (``signature``) and the markers for
-optional dependencies (``needs_dds``)."""
+installed), the node-count signature (``signature``), a real Dask cluster
+(``cluster``) and the markers for optional dependencies (``needs_dds``)."""
 import importlib.util
 from pathlib import Path
 
