@@ -12,8 +12,6 @@ from __future__ import annotations
 import time
 from typing import List, Optional
 
-import typer
-
 from whist_solve.bid import Scoring, analyse_auction, analyse_bid, summarize
 from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii

@@ -1289,7 +1289,6 @@ def simulate_view(st: Style, board, agg, out: Mapping) -> Panel:
 
 
 def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
-    n = out["samples"]
     p = agg.problem
     parts: list = [_known_hands_text(st, board), Text("")]
     best = out.get("best")

@@ -20,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.batch import BatchError, backend_for, run_map, terminate_on_signals
+from whist_solve.batch import BatchError, run_map, terminate_on_signals
 from whist_solve.constraints import ConstraintError, Constraints
 from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
@@ -139,11 +139,7 @@ def simulate(
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
-    try:
-        backend = backend_for(jobs, scheduler)
-    except BatchError as e:
-        run.error("--scheduler" if scheduler else "--jobs", str(e))
-        raise typer.Exit(EXIT_BAD)
+    backend = run.backend(jobs, scheduler)
     opts = dict(question=question, trump=trump, ranking=ranking, leader=leader,
                 contract=contract_obj, declarer=declarer, bidder=bidder, strains=strain,
                 min_bid_3=min_bid_3, constraints=texts)

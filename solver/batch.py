@@ -103,9 +103,9 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
-from .cards import WhistError
+from .errors import WhistError
 from .engine import DEFAULT_TT_MB
 
 __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_for",

@@ -29,9 +29,9 @@ with a caret under it.
 from __future__ import annotations
 
 import operator
-from typing import Callable, Iterable, List, Optional, Sequence
+from typing import Callable, Iterable, List, Sequence
 
-from .cards import WhistError
+from .errors import WhistError
 
 __all__ = ["ConstraintError", "Constraint", "Constraints", "compile_constraint",
            "compile_constraints", "hand_features", "FUNCTIONS"]

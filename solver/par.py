@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 
-from .cards import SEATS, WhistError
+from .errors import WhistError
+from .vocab import SEATS
 
 # Strains in bidding order, low to high (the par code's order).
 BID_STRAINS = ("C", "D", "H", "S", "NT")

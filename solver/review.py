@@ -16,10 +16,12 @@ reviewed as far as it goes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from .cards import SEATS, Position, PositionError, WhistError, side_of
+from .cards import Position
+from .errors import PositionError, WhistError
+from .vocab import SEATS, side_of
 from .engine import Solver
 
 

@@ -24,9 +24,11 @@ import hashlib
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence
 
-from .cards import JOKERS, SEATS, WhistError, full_deck, parse_card, seat_index
+from .cards import JOKERS, full_deck, parse_card
+from .errors import WhistError
+from .vocab import SEATS, seat_index
 from .constraints import Constraints
 
 __all__ = ["DealSpec", "Deal", "SamplingError", "NoDealError", "deal_spec", "sample_deal",

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
                   bid_score, contract_name, min_level)
-from .cards import SEATS, STRAINS, SUITS, Position, WhistError, seat_index, sort_cards
+from .cards import Position, sort_cards
+from .errors import WhistError
+from .vocab import SEATS, STRAINS, seat_index
 from .engine import DEFAULT_TT_MB, Solver, engine_card
 from .sampling import DealSpec, deal_spec, sample_deal
 
