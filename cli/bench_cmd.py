@@ -153,8 +153,12 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         if any(c.get("regression") or c.get("values_changed") for c in comparison):
             status = 1
     if save_baseline is not None:
-        write_baseline(save_baseline, reports, jobs, tt_mb or DEFAULT_TT_MB, repeat)
-        err.print(f"baseline written to {save_baseline}")
+        try:
+            write_baseline(save_baseline, reports, jobs, tt_mb or DEFAULT_TT_MB, repeat)
+            err.print(f"baseline written to {save_baseline}")
+        except OSError as e:   # a folder, a missing folder, no permission: the results still print
+            error(f"cannot write the baseline {save_baseline}: {e.strerror or e}")
+            status = max(status, 2)
 
     if bad_boards:
         status = max(status, 2)     # bad input, though the good boards were run

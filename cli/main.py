@@ -9,20 +9,27 @@ warnings and errors go to stderr.
 
 Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.  A
 bad board is reported (file, board, problem) and the other boards are still
-solved; the exit status is then 2.
+solved; the exit status is then 2.  Whatever else goes wrong ends as one
+line on stderr and exit status 2 (``WHIST_SOLVE_DEBUG=1`` shows the
+traceback); Ctrl-C prints "interrupted" and exits 130; a reader that closes
+standard output (``| head``) ends the run quietly with 141, the status of a
+program stopped by SIGPIPE.
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import List
 
+import click
 import typer
 from typer.core import TyperGroup
 
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, solve_cmd,
                table_cmd)
 from .options import version_callback
+from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error
 
 
 class _DefaultSolveGroup(TyperGroup):
@@ -36,6 +43,50 @@ class _DefaultSolveGroup(TyperGroup):
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx):
+        """The error boundary: whatever a command lets escape becomes one
+        line on stderr and a documented exit status."""
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            _interrupted()
+        except BrokenPipeError:
+            _stdout_gone()
+        except Exception as e:
+            if os.environ.get("WHIST_SOLVE_DEBUG"):
+                raise
+            if isinstance(e, OSError) and e.errno == errno.EPIPE:
+                _stdout_gone()
+            _say(one_line_error(e))
+            raise typer.Exit(EXIT_BAD) from None
+
+
+def _say(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _interrupted():
+    _say("interrupted")
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _stdout_gone():
+    """The reader of stdout has gone (| head): stop without a traceback,
+    and without Python's own complaint when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    raise typer.Exit(EXIT_PIPE)
+
 
 app = typer.Typer(
     cls=_DefaultSolveGroup,
@@ -46,7 +97,8 @@ app = typer.Typer(
     help="Double-dummy solver for whist and bid whist (jokers, downtown, the kitty).\n\n"
          "[bold]whist-solve FILE...[/] is short for [bold]whist-solve solve FILE...[/]. "
          "Files are PBN; [bold]-[/] reads standard input.",
-    epilog="Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.",
+    epilog="Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input, "
+           "130 interrupted, 141 standard output closed by its reader.",
 )
 
 
@@ -72,16 +124,34 @@ app.command("check")(check_cmd.check)
 def main() -> None:
     """Console script entry point."""
     try:
-        app(prog_name="whist-solve")
+        try:
+            status = app(prog_name="whist-solve", standalone_mode=False)
+        except typer.Exit as e:
+            status = e.exit_code
+        except click.exceptions.Abort:
+            _say("interrupted")
+            status = EXIT_INTERRUPTED
+        except click.exceptions.ClickException as e:
+            from typer import rich_utils
+            rich_utils.rich_format_error(e)
+            status = e.exit_code
+        sys.stdout.flush()
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
-    except BrokenPipeError:
-        # The reader of stdout has gone (| head): stop without a traceback,
-        # and without Python's own complaint when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        _say("interrupted")
+        status = EXIT_INTERRUPTED
+    except Exception as e:
+        if isinstance(e, OSError) and e.errno == errno.EPIPE:
+            try:
+                _stdout_gone()
+            except typer.Exit:
+                pass
+            status = EXIT_PIPE
+        elif os.environ.get("WHIST_SOLVE_DEBUG"):
+            raise
+        else:
+            _say(one_line_error(e))
+            status = EXIT_BAD
+    sys.exit(status if isinstance(status, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
