@@ -47,13 +47,13 @@ _QUOTED_RE = re.compile(r"""(['"])([^'"\n]{%d})[^'"\n]{2,}\1""" % MAX_QUOTED)
 
 
 def shorten(text: str) -> str:
-    """A message fit for one line: quoted values longer than MAX_QUOTED
-    characters cut with an ellipsis, the whole at most MAX_MESSAGE."""
+    """A message of bounded size: quoted values longer than MAX_QUOTED
+    characters cut with an ellipsis, each line at most MAX_MESSAGE, at most
+    a few lines (a constraint's error has its caret line)."""
     text = _QUOTED_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}\u2026{m.group(1)}", text)
-    text = " ".join(text.split("\n"))
-    if len(text) > MAX_MESSAGE:
-        text = text[:MAX_MESSAGE] + "\u2026"
-    return text
+    lines = [ln if len(ln) <= MAX_MESSAGE else ln[:MAX_MESSAGE] + "\u2026"
+             for ln in text.split("\n")[:4]]
+    return "\n".join(lines)
 
 
 def one_line_error(e: BaseException) -> str:
@@ -67,7 +67,7 @@ def one_line_error(e: BaseException) -> str:
     else:
         text = (f"internal error ({type(e).__name__}: {e}); "
                 "set WHIST_SOLVE_DEBUG=1 for details")
-    return "error: " + shorten(text)
+    return "error: " + " ".join(shorten(text).split("\n"))
 
 
 def board_json(board, **fields) -> dict:
