@@ -28,7 +28,7 @@ from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
-from .runner import EXIT_BAD
+from .runner import EXIT_BAD, OutConsole
 
 
 def bench(
@@ -78,7 +78,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
               regen_sig=False, repeat=1) -> int:
     """The ``bench`` command; returns the exit status."""
     # piped to a file: wide enough for the tables instead of rich's 80 columns
-    out = Console(highlight=False, soft_wrap=False, emoji=False,
+    out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
                   width=None if sys.stdout.isatty() else 132)
     err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 

@@ -22,9 +22,13 @@ import os
 import sys
 from typing import List
 
-import click
 import typer
 from typer.core import TyperGroup
+
+try:  # the click that Typer runs on (its own copy in recent versions)
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover - older Typer on the click package
+    from click import exceptions as click_exceptions
 
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, solve_cmd,
                table_cmd)
@@ -48,7 +52,7 @@ class _DefaultSolveGroup(TyperGroup):
         line on stderr and a documented exit status."""
         try:
             return super().invoke(ctx)
-        except (typer.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+        except (typer.Exit, click_exceptions.ClickException, typer.Abort):
             raise
         except KeyboardInterrupt:
             _interrupted()
@@ -128,10 +132,10 @@ def main() -> None:
             status = app(prog_name="whist-solve", standalone_mode=False)
         except typer.Exit as e:
             status = e.exit_code
-        except click.exceptions.Abort:
+        except typer.Abort:
             _say("interrupted")
             status = EXIT_INTERRUPTED
-        except click.exceptions.ClickException as e:
+        except click_exceptions.ClickException as e:
             from typer import rich_utils
             rich_utils.rich_format_error(e)
             status = e.exit_code

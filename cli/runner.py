@@ -81,6 +81,16 @@ def file_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
+class OutConsole(Console):
+    """A console whose closed pipe is an exception (BrokenPipeError) that
+    the error boundary turns into the documented exit status, rather than
+    rich's own exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(32, "Broken pipe")
+
+
 class Run:
     """Shared state of one command: consoles, progress, the exit status."""
 
@@ -92,7 +102,7 @@ class Run:
                 sys.stdout.reconfigure(errors="replace")
             except (AttributeError, ValueError):
                 pass
-        self.out = Console(highlight=False, soft_wrap=False, emoji=False)
+        self.out = OutConsole(highlight=False, soft_wrap=False, emoji=False)
         self.err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK

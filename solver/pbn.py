@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Iterator, Mapping, Optional, Sequence
 
 from .board import Board, format_deal
 from .errors import WhistError
@@ -120,11 +120,11 @@ def _semi_empty(line: str) -> bool:
     return not line.strip(_SPACE)
 
 
-def _scan(text: str) -> list[list[_Tok]]:
+def _scan(text: str) -> Iterator[list[_Tok]]:
     """Split the text into games and each game into tokens, dropping
-    comments and escape lines."""
+    comments and escape lines; the games one at a time (a big file's tokens
+    are never all in memory at once)."""
     lines = text.split("\n")
-    games: list[list[_Tok]] = []
     toks: list[_Tok] = []
     ln = 0
     in_brace = False
@@ -158,7 +158,7 @@ def _scan(text: str) -> list[list[_Tok]]:
             continue
         elif _semi_empty(line):
             if toks:
-                games.append(toks)
+                yield toks
                 toks = []
             continue
         while i < n:
@@ -198,8 +198,7 @@ def _scan(text: str) -> list[list[_Tok]]:
                 toks.append(_Tok("word", line[i:j], line[i:j], ln, i))
                 i = j
     if toks:
-        games.append(toks)
-    return games
+        yield toks
 
 
 def _parse_game(toks: list[_Tok]) -> list[_Game]:

@@ -295,6 +295,7 @@ def test_table_empty_strain_is_a_usage_error(tmp_path):
     for value in ("", " ", ","):
         result = run(["table", path, "--strain", value])
         assert result.exit_code == 2, (value, result.stdout)
+        assert "internal error" not in result.stderr and "expected" in result.stderr
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t\n", "\n\n\n"])
