@@ -387,8 +387,8 @@ def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None) -> s
     start = _binary_start(data)
     if start is not None:
         if start == 0 or problems is None or not data[:start].strip():
-            hint = " (UTF-16 without a byte order mark?)" if _looks_utf16(data) else ""
-            raise WhistError(f"{filename}: not a PBN text file (binary data{hint})")
+            hint = "; UTF-16 without a byte order mark?" if _looks_utf16(data) else ""
+            raise WhistError(f"{filename}: not a PBN text file (binary data){hint}")
         line = data.count(b"\n", 0, start) + 1
         problems.append(f"line {line}: binary data from here to the end of the file "
                         f"({len(data) - start} bytes not read)")
