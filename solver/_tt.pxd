@@ -32,9 +32,10 @@ cdef extern from *:
     /* Memory for the table's big arrays.  Probes land anywhere in them, so
        on Linux they are asked to live in 2 MB pages (transparent huge
        pages, madvise mode): far fewer TLB misses than with 4 KB pages.
-       Zeroed memory comes from calloc, which for big blocks maps fresh
-       zero pages that the system provides only when first touched: a big
-       table costs nothing until it is used.  Elsewhere plain malloc. */
+       Zeroed memory (the slots) comes from calloc, which for big blocks
+       maps fresh zero pages that the system provides only when first
+       touched, in 4 KB pages: a big table costs nothing until it is
+       used.  Elsewhere plain malloc. */
     #include <stdint.h>
     #include <stdlib.h>
     #include <string.h>
@@ -47,8 +48,12 @@ cdef extern from *:
         size_t align = (size_t) 2 << 20;
         if (n >= align) {
             if (zero) {
+                /* Zeroed and probed at random: huge pages only up to
+                   256 MB (the default tables), since each slot touched
+                   brings in a whole page: in 2 MB pages a 2-card ending
+                   reached 600 MB of a 3000 MB table. */
                 p = calloc(1, n);
-                if (p) {
+                if (p && n <= ((size_t) 256 << 20)) {
                     uintptr_t a = ((uintptr_t) p + align - 1) & ~(uintptr_t) (align - 1);
                     uintptr_t e = ((uintptr_t) p + n) & ~(uintptr_t) (align - 1);
                     if (e > a) madvise((void*) a, e - a, MADV_HUGEPAGE);
