@@ -29,7 +29,7 @@ from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
-from .runner import EXIT_BAD
+from .runner import EXIT_BAD, OutConsole
 
 
 def bench(
@@ -81,7 +81,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
               regen_sig=False, repeat=1) -> int:
     """The ``bench`` command; returns the exit status."""
     # piped to a file: wide enough for the tables instead of rich's 80 columns
-    out = Console(highlight=False, soft_wrap=False, emoji=False,
+    out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
                   width=None if sys.stdout.isatty() else 132)
     err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
@@ -165,8 +165,12 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         err.print(f"simulate: {', '.join(f'{n} {q} samples' for q, n in counts.items())}...")
         sim_results = simulate_bench(counts, tt_mb=tt_mb)
     if save_baseline is not None and reports:
-        write_baseline(save_baseline, reports, jobs, tt_mb or DEFAULT_TT_MB, repeat)
-        err.print(f"baseline written to {save_baseline}")
+        try:
+            write_baseline(save_baseline, reports, jobs, tt_mb or DEFAULT_TT_MB, repeat)
+            err.print(f"baseline written to {save_baseline}")
+        except OSError as e:   # a folder, a missing folder, no permission: the results still print
+            error(f"cannot write the baseline {save_baseline}: {e.strerror or e}")
+            status = max(status, 2)
 
     if bad_boards:
         status = max(status, 2)     # bad input, though the good boards were run

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from whist_solve.dealing import GAMES, deal_pbn
+from whist_solve.dealing import GAMES, iter_deal_pbn
 
 
 def deal(
@@ -24,5 +24,6 @@ def deal(
         raise typer.BadParameter(f"{variant!r}: expected classic or bid", param_hint="--variant")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    sys.stdout.write(deal_pbn(count, seed, game))
-    sys.stdout.flush()
+    for piece in iter_deal_pbn(count, seed, game):   # written as it goes
+        sys.stdout.write(piece)
+        sys.stdout.flush()

@@ -9,12 +9,17 @@ warnings and errors go to stderr.
 
 Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input.  A
 bad board is reported (file, board, problem) and the other boards are still
-solved; the exit status is then 2.  Interrupted: 130 (Ctrl-C), 143 (SIGTERM),
-129 (SIGHUP), the pending work cancelled and the worker processes ended.
+solved; the exit status is then 2.  Whatever else goes wrong ends as one
+line on stderr and exit status 2 (``WHIST_SOLVE_DEBUG=1`` shows the
+traceback).  Interrupted: 130 (Ctrl-C, "interrupted" on stderr), 143
+(SIGTERM), 129 (SIGHUP), the pending work cancelled and the worker processes
+ended.  A reader that closes standard output (``| head``) ends the run
+quietly with 141, the status of a program stopped by SIGPIPE.
 """
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import sys
 from typing import List, Optional
@@ -22,9 +27,15 @@ from typing import List, Optional
 import typer
 from typer.core import TyperArgument, TyperGroup
 
+try:  # the click that Typer runs on (its own copy in recent versions)
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover - older Typer on the click package
+    from click import exceptions as click_exceptions
+
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, review_cmd,
                simulate_cmd, solve_cmd, table_cmd)
 from .options import version_callback
+from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error
 
 
 # The value words of the help for options that give no metavar, by type.
@@ -95,6 +106,25 @@ class _DefaultSolveGroup(TyperGroup):
         _plain_help(self)
         return super().format_help(ctx, formatter)
 
+    def invoke(self, ctx):
+        """The error boundary: whatever a command lets escape becomes one
+        line on stderr and a documented exit status."""
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, click_exceptions.ClickException, typer.Abort):
+            raise
+        except KeyboardInterrupt:
+            _interrupted()
+        except BrokenPipeError:
+            _stdout_gone()
+        except Exception as e:
+            if os.environ.get("WHIST_SOLVE_DEBUG"):
+                raise
+            if isinstance(e, OSError) and e.errno == errno.EPIPE:
+                _stdout_gone()
+            _say(one_line_error(e))
+            raise typer.Exit(EXIT_BAD) from None
+
 
 def _unknown_command(word: str, commands: List[str]) -> None:
     """``no command or file 'tabel'; did you mean 'table'?`` on stderr, exit 2."""
@@ -108,6 +138,31 @@ def _unknown_command(word: str, commands: List[str]) -> None:
     raise typer.Exit(2)
 
 
+def _say(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _interrupted():
+    _say("interrupted")
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _stdout_gone():
+    """The reader of stdout has gone (| head): stop without a traceback,
+    and without Python's own complaint when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    raise typer.Exit(EXIT_PIPE)
+
+
 app = typer.Typer(
     cls=_DefaultSolveGroup,
     add_completion=True,
@@ -118,7 +173,8 @@ app = typer.Typer(
          "[bold]whist-solve FILE...[/] is short for [bold]whist-solve solve FILE...[/]. "
          "Files are PBN; [bold]-[/] reads standard input.",
     epilog="Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input, "
-           "130 interrupted (Ctrl-C), 128 + the signal's number for SIGTERM (143) and SIGHUP (129).",
+           "130 interrupted (Ctrl-C), 128 + the signal's number for SIGTERM (143) and SIGHUP (129), "
+           "141 standard output closed by its reader.",
 )
 
 
@@ -146,16 +202,34 @@ app.command("simulate")(simulate_cmd.simulate)
 def main() -> None:
     """Console script entry point."""
     try:
-        app(prog_name="whist-solve")
+        try:
+            status = app(prog_name="whist-solve", standalone_mode=False)
+        except typer.Exit as e:
+            status = e.exit_code
+        except typer.Abort:
+            _say("interrupted")
+            status = EXIT_INTERRUPTED
+        except click_exceptions.ClickException as e:
+            from typer import rich_utils
+            rich_utils.rich_format_error(e)
+            status = e.exit_code
+        sys.stdout.flush()
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
-    except BrokenPipeError:
-        # The reader of stdout has gone (| head): stop without a traceback,
-        # and without Python's own complaint when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        _say("interrupted")
+        status = EXIT_INTERRUPTED
+    except Exception as e:
+        if isinstance(e, OSError) and e.errno == errno.EPIPE:
+            try:
+                _stdout_gone()
+            except typer.Exit:
+                pass
+            status = EXIT_PIPE
+        elif os.environ.get("WHIST_SOLVE_DEBUG"):
+            raise
+        else:
+            _say(one_line_error(e))
+            status = EXIT_BAD
+    sys.exit(status if isinstance(status, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

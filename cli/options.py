@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from whist_solve.bid import BID_TT_MB
-from whist_solve.engine import DEFAULT_TT_MB
+from whist_solve.engine import DEFAULT_TT_MB, check_tt_size
 from whist_solve.errors import WhistError
 from whist_solve.vocab import STRAINS, parse_ranking, parse_seat, parse_strain, seat_letter
 
@@ -51,7 +51,10 @@ def table_ranking_option(value: str) -> str:
     v = value.strip().lower()
     if v == "both":
         return v
-    return ranking_option(v)
+    try:
+        return parse_ranking(v)
+    except WhistError:
+        raise typer.BadParameter(f"{value!r}: expected up, down or both") from None
 
 
 def strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -59,12 +62,24 @@ def strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
         return None
     out: List[str] = []
     for value in values:
-        for part in value.replace(" ", ",").split(","):
-            if part:
-                s = trump_option(part)
-                if s not in out:
-                    out.append(s)
+        parts = [p for p in value.replace(" ", ",").split(",") if p]
+        if not parts:
+            raise typer.BadParameter(f"{value!r}: expected S, H, D, C or NT")
+        for part in parts:
+            s = trump_option(part)
+            if s not in out:
+                out.append(s)
     return [s for s in STRAINS if s in out]
+
+
+def tt_option(value: int) -> int:
+    """--tt-mb: refused up front when the memory cannot hold the table."""
+    if value is not None:
+        try:
+            check_tt_size(value)
+        except WhistError as e:
+            raise typer.BadParameter(str(e)) from None
+    return value
 
 
 # Options shared by the commands that solve a position of a board.
@@ -77,7 +92,7 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar=
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
-TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, callback=tt_option, help="Size of the transposition table in MB.")
 JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
                         help="Solve the boards on this many processes (results keep the file's order).")
 SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
@@ -87,7 +102,8 @@ SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",
                           help="The bidder (overrides the Bidder tag).")
-BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, help="Size of the transposition table in MB.")
+BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, callback=tt_option,
+                          help="Size of the transposition table in MB.")
 
 # Scoring variants of the bid whist commands (bid, check); the default is SPEC §1's rule.
 NT_DOUBLE_OPT = typer.Option(False, "--nt-double",

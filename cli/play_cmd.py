@@ -64,6 +64,9 @@ def play(
     [bold]undo[/], [bold]hint[/], [bold]quit[/].
     """
     run = Run(False)
+    if sys.stdin is None or sys.stdin.closed:
+        run.error("", "standard input is closed: play reads the cards to play from it")
+        raise typer.Exit(EXIT_BAD)
     try:
         session = _load(file, board, trump, ranking, leader)
     except WhistError as e:

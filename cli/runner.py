@@ -4,14 +4,19 @@ board's problem without stopping the others (SPEC: a bad board is reported
 with its file, board and problem; the other boards are still solved; the
 exit status is then 2).
 
-Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input,
-130 interrupted (Ctrl-C), 128 + the signal's number when ended by SIGTERM
-(143) or SIGHUP (129); the worker processes end with the command.
+Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input
+(or an internal error), 130 interrupted (Ctrl-C), 128 + the signal's
+number when ended by SIGTERM (143) or SIGHUP (129) (the worker processes
+end with the command), 141 standard output closed by its reader
+(``| head``).  Error output is bounded: the first ``MAX_ERRORS_PER_FILE``
+errors of a file, then a count; quoted values are cut at ``MAX_QUOTED``
+characters.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from collections import deque
@@ -36,7 +41,38 @@ from . import render
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_BAD = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130   # Ctrl-C (SIGINT)
+EXIT_PIPE = 141          # the reader of stdout went away (128 + SIGPIPE, as the shell reports it)
+
+MAX_ERRORS_PER_FILE = 20
+MAX_QUOTED = 60          # characters of a quoted value shown in a message
+MAX_MESSAGE = 400        # characters of a message
+
+_QUOTED_RE = re.compile(r"""(['"])([^'"\n]{%d})[^'"\n]{2,}\1""" % MAX_QUOTED)
+
+
+def shorten(text: str) -> str:
+    """A message of bounded size: quoted values longer than MAX_QUOTED
+    characters cut with an ellipsis, each line at most MAX_MESSAGE, at most
+    a few lines (a constraint's error has its caret line)."""
+    text = _QUOTED_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}\u2026{m.group(1)}", text)
+    lines = [ln if len(ln) <= MAX_MESSAGE else ln[:MAX_MESSAGE] + "\u2026"
+             for ln in text.split("\n")[:4]]
+    return "\n".join(lines)
+
+
+def one_line_error(e: BaseException) -> str:
+    """The one line an exception that escaped a command ends with."""
+    if isinstance(e, WhistError):
+        text = str(e)
+    elif isinstance(e, MemoryError):
+        text = "out of memory (try a smaller --tt-mb)"
+    elif isinstance(e, OSError) and e.strerror:
+        text = e.strerror + (f": {e.filename}" if e.filename else "")
+    else:
+        text = (f"internal error ({type(e).__name__}: {e}); "
+                "set WHIST_SOLVE_DEBUG=1 for details")
+    return "error: " + " ".join(shorten(text).split("\n"))
 
 
 def board_json(board, **fields) -> dict:
@@ -50,6 +86,16 @@ def file_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
+class OutConsole(Console):
+    """A console whose closed pipe is an exception (BrokenPipeError) that
+    the error boundary turns into the documented exit status, rather than
+    rich's own exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(32, "Broken pipe")
+
+
 class Run:
     """Shared state of one command: consoles, progress, the exit status."""
 
@@ -61,7 +107,7 @@ class Run:
                 sys.stdout.reconfigure(errors="replace")
             except (AttributeError, ValueError):
                 pass
-        self.out = Console(highlight=False, soft_wrap=False, emoji=False)
+        self.out = OutConsole(highlight=False, soft_wrap=False, emoji=False)
         self.err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK
@@ -71,6 +117,8 @@ class Run:
         self._task = None
         self._live = False
         self._batches: list = []      # the runs of Run.map, ended by interruptible()
+        self._errors: dict = {}       # file -> errors reported on it
+        self._files: List[str] = []   # the files named so far (for counting errors)
 
     # ---- messages ------------------------------------------------------
 
@@ -79,13 +127,33 @@ class Run:
         t.append(f"{kind}: ", style=style)
         if where:
             t.append(f"{where}: ")
-        t.append(text)
+        t.append(shorten(text))
         self.err.print(t)
+
+    def _file_of(self, where: str) -> str:
+        for name in self._files:
+            if where == name or where.startswith(name + ": "):
+                return name
+        return ""
 
     def error(self, where: str, text: str) -> None:
         self.status = max(self.status, EXIT_BAD)
         self.bad.add(where)
+        name = self._file_of(where)
+        if name:
+            n = self._errors[name] = self._errors.get(name, 0) + 1
+            if n > MAX_ERRORS_PER_FILE:
+                return
         self._message("error", "bold red", where, text)
+
+    def error_summary(self) -> None:
+        """'... and K more errors in FILE' for the files whose errors were cut."""
+        for name, n in self._errors.items():
+            if n > MAX_ERRORS_PER_FILE:
+                more = n - MAX_ERRORS_PER_FILE
+                self._message("error", "bold red", "",
+                              f"... and {more} more error{'s' if more > 1 else ''} in {name}")
+        self._errors = {k: min(v, MAX_ERRORS_PER_FILE) for k, v in self._errors.items()}
 
     def warning(self, where: str, text: str) -> None:
         self._message("warning", "bold yellow", where, text)
@@ -171,6 +239,7 @@ class Run:
 
     def finish(self) -> None:
         """Ends the command with the run's exit status."""
+        self.error_summary()
         raise typer.Exit(self.status)
 
     def boards(self, files: List[str], partial: bool = False) -> Iterator[Tuple[str, object]]:
@@ -180,6 +249,8 @@ class Run:
         (``simulate``)."""
         for path in files:
             name = file_name(path)
+            if name not in self._files:
+                self._files.append(name)
             try:
                 boards = read_pbn_file(path)
             except WhistError as e:
@@ -191,8 +262,11 @@ class Run:
             except Exception as e:  # an unexpected failure of the reader
                 self.error(name, f"cannot read the file ({type(e).__name__}: {e})")
                 continue
+            for problem in getattr(boards, "problems", ()):
+                self.error(name, problem)
             if not boards:
-                self.warning(name, "no boards in this file")
+                if not getattr(boards, "problems", ()):
+                    self.error(name, "no boards in this file")
                 continue
             with self.progress(len(boards), name):
                 for board in boards:
@@ -297,13 +371,10 @@ class Run:
             self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label))
         except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError):
             raise   # a reader that closed the pipe (| head) ends the run, quietly
-        except MemoryError:
-            self.error(where, "out of memory (try a smaller --tt-mb)")
         except Exception as e:
-            if os.environ.get("WHIST_SOLVE_DEBUG"):
+            if os.environ.get("WHIST_SOLVE_DEBUG") and not isinstance(e, MemoryError):
                 raise
-            self.error(where, f"internal error ({type(e).__name__}: {e}); "
-                              "set WHIST_SOLVE_DEBUG=1 for details")
+            self.error(where, one_line_error(e)[len("error: "):])
 
 
 def strip_prefix(message: str, *prefixes: str) -> str:

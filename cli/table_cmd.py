@@ -80,6 +80,7 @@ def table(
         if not hands:
             raise WhistError("no deal (missing Deal tag)")
         hands = [list(h) for h in hands]
+        board.game()   # a bad Variant tag, or jokers in classic whist
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
         return repeats.item(_deal_key(hands), (hands, strains, rankings, n_threads, tt_mb))

@@ -32,7 +32,11 @@ cdef extern from *:
     /* Memory for the table's big arrays.  Probes land anywhere in them, so
        on Linux they are asked to live in 2 MB pages (transparent huge
        pages, madvise mode): far fewer TLB misses than with 4 KB pages.
-       Elsewhere, or when that fails, plain malloc.  Zeroed on request. */
+       Zeroed memory (the slots) comes from calloc, which for big blocks
+       maps fresh zero pages that the system provides only when first
+       touched, in 4 KB pages: a big table costs nothing until it is
+       used.  Elsewhere plain malloc. */
+    #include <stdint.h>
     #include <stdlib.h>
     #include <string.h>
     #if defined(__linux__)
@@ -43,18 +47,29 @@ cdef extern from *:
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         size_t align = (size_t) 2 << 20;
         if (n >= align) {
+            if (zero) {
+                /* Zeroed and probed at random: huge pages only up to
+                   256 MB (the default tables), since each slot touched
+                   brings in a whole page: in 2 MB pages a 2-card ending
+                   reached 600 MB of a 3000 MB table. */
+                p = calloc(1, n);
+                if (p && n <= ((size_t) 256 << 20)) {
+                    uintptr_t a = ((uintptr_t) p + align - 1) & ~(uintptr_t) (align - 1);
+                    uintptr_t e = ((uintptr_t) p + n) & ~(uintptr_t) (align - 1);
+                    if (e > a) madvise((void*) a, e - a, MADV_HUGEPAGE);
+                }
+                return p;
+            }
             size_t m = (n + align - 1) & ~(align - 1);
             if (posix_memalign(&p, align, m) == 0) {
                 madvise(p, m, MADV_HUGEPAGE);
-                if (zero) memset(p, 0, m);
                 return p;
             }
             p = NULL;
         }
     #endif
-        p = malloc(n ? n : 1);
-        if (p && zero) memset(p, 0, n);
-        return p;
+        if (zero) return calloc(1, n ? n : 1);
+        return malloc(n ? n : 1);
     }
     """
     void* tt_alloc(size_t n, int zero) nogil

@@ -417,7 +417,8 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
             where = f"set {name}" if name in SET_NAMES else str(path)
             extra = (" (the sets live in the source tree's benchmarks/data; "
                      "set WHIST_SOLVE_BENCH_DATA or pass a PBN file)") if name in SET_NAMES else ""
-            raise BenchError(f"{where}: no such file {path}{extra}")
+            raise BenchError(f"{where}: no such file" + (f" {path}" if where != str(path) else "")
+                             + extra)
 
         def bad_board(e, path=path):
             if on_bad_board is not None:
@@ -425,7 +426,8 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
         try:
             tasks = load_tasks(path, bad_board)
         except WhistError as e:
-            raise BenchError(f"{path}: {e}") from None
+            text = str(e)
+            raise BenchError(text if text.startswith(f"{path}:") else f"{path}: {text}") from None
         if limit:
             tasks = tasks[:limit]
         if not tasks:
@@ -439,9 +441,31 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
 def read_baseline(path) -> dict:
     """A baseline saved by ``--save-baseline`` (:func:`baseline_json`)."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise BenchError(f"baseline {path}: {e}") from None
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise BenchError(f"baseline {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise BenchError(f"baseline {path}: not a JSON file ({e})") from None
+    problem = _baseline_problem(doc)
+    if problem:
+        raise BenchError(f"baseline {path}: not a baseline saved by --save-baseline ({problem})")
+    return doc
+
+
+def _baseline_problem(doc) -> Optional[str]:
+    """What makes ``doc`` unfit as a baseline, or None."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("sets"), dict):
+        return "no 'sets' object"
+    for name, entry in doc["sets"].items():
+        deals = entry.get("per_deal") if isinstance(entry, dict) else None
+        if not isinstance(deals, list):
+            return f"set {name}: no 'per_deal' list"
+        for d in deals:
+            if not (isinstance(d, dict) and isinstance(d.get("board"), str)
+                    and isinstance(d.get("nodes"), int)
+                    and isinstance(d.get("time"), (int, float)) and d["time"] >= 0):
+                return f"set {name}: a deal without board, nodes and time"
+    return None
 
 
 def save_baseline(path, reports: List[SetReport], jobs: int, tt_mb: float, repeat: int = 1) -> None:

@@ -262,8 +262,8 @@ class Board:
     @property
     def label(self) -> str:
         """The Board tag if present, else the position in the file."""
-        value = self.tags.get("Board", "").strip()
-        return value if value not in _UNKNOWN_VALUES else str(self.index)
+        value = self.tag("Board")       # any case, like the other tags
+        return value if value is not None else str(self.index)
 
     @property
     def hands(self) -> Optional[list[list[str]]]:
@@ -430,7 +430,8 @@ class Board:
         side = m.group(1).replace("-", "").replace("/", "")
         if len(side) == 1:
             side = "NS" if side in "NS" else "EW"
-        tricks = int(m.group(2))
+        digits = m.group(2).lstrip("0")
+        tricks = int(digits or "0") if len(digits) <= 2 else 99   # no 5000-digit int()
         if tricks > 13:
             raise self._err(f"bad Goal tag {value!r}: at most 13 tricks")
         return side, tricks
@@ -451,6 +452,9 @@ class Board:
         if value is not None:
             v = re.sub(r"[\s_-]+", "", value.lower())
             if v in ("classic", "whist", "classicwhist"):
+                if any(is_joker(c) for h in (self._hands or []) for c in h):
+                    raise self._err(f"the deal has jokers but the Variant is {value!r} "
+                                    "(jokers are for bid whist)")
                 return "classic"
             if v in ("bid", "bidwhist"):
                 return "bid"
@@ -596,6 +600,7 @@ class Board:
                        leader: Union[int, str, None] = None) -> Position:
         """The deal before any play; the arguments override the file."""
         self.check()
+        self.game()          # a bad Variant tag, or jokers in classic whist
         t = self.trump(trump)
         r = self.ranking(ranking)
         lead = self.leader(leader)

@@ -304,7 +304,10 @@ class _Compiler:
         raise self.fail(node, f"cannot compile {rule}")   # not reached
 
     def _number(self, tok):
-        v = int(str(tok))
+        digits = str(tok).lstrip("0")
+        if len(digits) > 9:     # no count comes near; and no 5000-digit int()
+            raise self.fail(tok, "number too big")
+        v = int(digits or "0")
         return (lambda f: v), "int"
 
     def _call(self, name_tok, args_node):

@@ -11,7 +11,7 @@ and a 6-card kitty).
 from __future__ import annotations
 
 import random
-from typing import List, Sequence, Tuple
+from typing import Iterator, List, Sequence, Tuple
 
 from .cards import format_hand, full_deck
 from .vocab import SEATS
@@ -73,12 +73,16 @@ def random_board(rng: random.Random, number: int, game: str) -> List[str]:
     return lines
 
 
+def iter_deal_pbn(count: int, seed: int, game: str) -> Iterator[str]:
+    """The text of :func:`deal_pbn` in pieces, the header then one board
+    at a time, so that a long run can be written as it goes."""
+    rng = random.Random(seed)
+    yield f"% PBN 2.1\n% whist-solve deal --variant {game} --count {count} --seed {seed}\n"
+    for i in range(count):
+        yield "\n" + "\n".join(random_board(rng, i + 1, game)) + "\n"
+
+
 def deal_pbn(count: int, seed: int, game: str) -> str:
     """The PBN text of the ``deal`` command: a header that names the
     command that makes it again, then ``count`` boards."""
-    rng = random.Random(seed)
-    out = ["% PBN 2.1", f"% whist-solve deal --variant {game} --count {count} --seed {seed}", ""]
-    for i in range(count):
-        out.extend(random_board(rng, i + 1, game))
-        out.append("")
-    return "\n".join(out)
+    return "".join(iter_deal_pbn(count, seed, game))

@@ -2,6 +2,7 @@
 bit masks, call the core, and return plain data."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
@@ -9,8 +10,65 @@ from typing import Iterable, Optional, Sequence
 from ._engine import Core
 from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, power,
                     sort_cards)
+from .errors import WhistError
 
 DEFAULT_TT_MB = 64
+_MB = 1024 * 1024
+
+
+class TableMemoryError(WhistError):
+    """The transposition table asked for does not fit in the memory."""
+
+
+def available_memory_mb() -> Optional[float]:
+    """The memory a new table may take, in MB: the system's available
+    memory (MemAvailable of /proc/meminfo, else the free physical pages),
+    less what the address-space limit (RLIMIT_AS) leaves when one is set;
+    None when unknown."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) / 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / _MB
+        except (ValueError, OSError, AttributeError):
+            pass
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            used = 0.0
+            try:
+                with open("/proc/self/status") as f:
+                    for line in f:
+                        if line.startswith("VmSize:"):
+                            used = int(line.split()[1]) / 1024
+                            break
+            except (OSError, ValueError, IndexError):
+                pass
+            room = max(0.0, soft / _MB - used)
+            avail = room if avail is None else min(avail, room)
+    except (ImportError, ValueError, OSError):
+        pass
+    return avail
+
+
+def check_tt_size(tt_mb: float) -> None:
+    """Raise :class:`TableMemoryError` when a table of ``tt_mb`` MB is more
+    than the memory available."""
+    if not tt_mb > 0:
+        raise TableMemoryError(f"bad table size {tt_mb!r} MB (expected a positive number)")
+    avail = available_memory_mb()
+    if avail is not None and tt_mb > avail:
+        raise TableMemoryError(
+            f"a transposition table of {tt_mb:g} MB is more than the memory available "
+            f"({avail:.0f} MB): choose a smaller --tt-mb")
 
 
 @lru_cache(maxsize=None)
@@ -44,7 +102,12 @@ class Solver:
     table, or the steps of a line)."""
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB):
-        self._core = Core(int(tt_mb * 1024 * 1024))
+        check_tt_size(tt_mb)
+        try:
+            self._core = Core(int(tt_mb * _MB))
+        except (MemoryError, OverflowError):
+            raise TableMemoryError(f"cannot allocate a transposition table of {tt_mb:g} MB: "
+                                   "choose a smaller --tt-mb") from None
         self._sig = None
 
     @property

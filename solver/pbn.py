@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Iterator, Mapping, Optional, Sequence
 
 from .board import Board, format_deal
 from .errors import WhistError
@@ -71,6 +71,7 @@ __all__ = [
     "read_pbn",
     "read_pbn_file",
     "decode_pbn",
+    "PbnBoards",
     "format_deal",
     "format_tag",
     "write_board",
@@ -119,11 +120,11 @@ def _semi_empty(line: str) -> bool:
     return not line.strip(_SPACE)
 
 
-def _scan(text: str) -> list[list[_Tok]]:
+def _scan(text: str) -> Iterator[list[_Tok]]:
     """Split the text into games and each game into tokens, dropping
-    comments and escape lines."""
+    comments and escape lines; the games one at a time (a big file's tokens
+    are never all in memory at once)."""
     lines = text.split("\n")
-    games: list[list[_Tok]] = []
     toks: list[_Tok] = []
     ln = 0
     in_brace = False
@@ -157,7 +158,7 @@ def _scan(text: str) -> list[list[_Tok]]:
             continue
         elif _semi_empty(line):
             if toks:
-                games.append(toks)
+                yield toks
                 toks = []
             continue
         while i < n:
@@ -197,8 +198,7 @@ def _scan(text: str) -> list[list[_Tok]]:
                 toks.append(_Tok("word", line[i:j], line[i:j], ln, i))
                 i = j
     if toks:
-        games.append(toks)
-    return games
+        yield toks
 
 
 def _parse_game(toks: list[_Tok]) -> list[_Game]:
@@ -322,15 +322,77 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     return boards
 
 
-def decode_pbn(data: bytes, filename: str) -> str:
-    """The text of a PBN file: UTF-8 (with or without BOM), each line that
-    is not valid UTF-8 read as ISO-8859-1 (PBN's official character set).
-    Binary data raises :class:`WhistError` naming the file."""
-    if b"\x00" in data:
-        raise WhistError(f"{filename}: not a PBN text file (binary data)")
+class PbnBoards(list):
+    """The boards of a file (a list), with ``problems``: what is wrong with
+    the file itself though its boards could be read (a corrupt tail)."""
+
+    def __init__(self, boards=(), problems=()):
+        super().__init__(boards)
+        self.problems = list(problems)
+
+
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _bom_text(data: bytes, filename: str) -> Optional[str]:
+    """The text of a UTF-16 or UTF-32 file that starts with its byte order
+    mark, else None."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec)
+            except UnicodeDecodeError as e:
+                line = data[:e.start].decode(codec, "replace").count("\n") + 1
+                raise WhistError(f"{filename}: line {line}: bad {codec.upper()} text "
+                                 "(the file starts with a byte order mark)") from None
+    return None
+
+
+def _binary_start(data: bytes) -> Optional[int]:
+    """Where binary data starts (the start of the first line holding a NUL
+    byte, or of the first line with a control byte when they are not rare),
+    or None for a text file."""
+    nul = data.find(b"\x00")
     controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
-    if controls and controls * 100 >= len(data):
-        raise WhistError(f"{filename}: not a PBN text file (binary data)")
+    if nul < 0 and not (controls and controls * 100 >= len(data)):
+        return None
+    first = nul if nul >= 0 else len(data)
+    if controls:
+        for i, b in enumerate(data[:first]):
+            if b in _CONTROL_BYTES:
+                first = i
+                break
+    return data.rfind(b"\n", 0, first) + 1
+
+
+def _looks_utf16(data: bytes) -> bool:
+    half = max(1, len(data) // 2)
+    return data[1::2].count(0) > 0.4 * half or data[0::2].count(0) > 0.4 * half
+
+
+def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None) -> str:
+    """The text of a PBN file: UTF-8 (with or without BOM), each line that
+    is not valid UTF-8 read as ISO-8859-1 (PBN's official character set);
+    UTF-16 and UTF-32 with their byte order mark.  Binary data raises
+    :class:`WhistError` naming the file; when ``problems`` is a list and
+    the binary data comes after some text (a truncated or corrupt file),
+    the text before it is returned and the problem, with its line number,
+    added to ``problems``."""
+    text = _bom_text(data, filename)
+    if text is not None:
+        return text
+    start = _binary_start(data)
+    if start is not None:
+        if start == 0 or problems is None or not data[:start].strip():
+            hint = "; UTF-16 without a byte order mark?" if _looks_utf16(data) else ""
+            raise WhistError(f"{filename}: not a PBN text file (binary data){hint}")
+        line = data.count(b"\n", 0, start) + 1
+        problems.append(f"line {line}: binary data from here to the end of the file "
+                        f"({len(data) - start} bytes not read)")
+        data = data[:start]
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -345,10 +407,18 @@ def decode_pbn(data: bytes, filename: str) -> str:
 
 
 def read_pbn_file(path: str) -> list[Board]:
-    """Read a PBN file (``-`` reads standard input, named ``<stdin>``)."""
+    """Read a PBN file (``-`` reads standard input, named ``<stdin>``).
+    Returns a :class:`PbnBoards` list; an empty file, a file that is not
+    PBN or cannot be read raises :class:`WhistError`."""
     if path == "-":
         name = "<stdin>"
-        data = sys.stdin.buffer.read()
+        stdin = getattr(sys.stdin, "buffer", None)
+        if sys.stdin is None or stdin is None:
+            raise WhistError("<stdin>: standard input is closed")
+        try:
+            data = stdin.read()
+        except OSError as e:
+            raise WhistError(f"<stdin>: cannot read standard input ({e.strerror or e})") from None
     else:
         name = path
         try:
@@ -362,7 +432,11 @@ def read_pbn_file(path: str) -> list[Board]:
             raise WhistError(f"{path}: permission denied") from None
         except OSError as e:
             raise WhistError(f"{path}: cannot read the file ({e.strerror or e})") from None
-    return read_pbn(decode_pbn(data, name), name)
+    problems: list[str] = []
+    text = decode_pbn(data, name, problems)
+    if not text.strip(_SPACE + "\r\n\ufeff"):
+        raise WhistError(f"{name}: empty file (no PBN boards)")
+    return PbnBoards(read_pbn(text, name), problems)
 
 
 # ---------------------------------------------------------------------------

@@ -203,7 +203,8 @@ def parse_contract(text: str) -> Contract:
             f"bad contract {raw!r} (expected e.g. 4S, 3NT, 4S\u2193, '4 S down', 5NT\u2191, 4SX or Pass)")
     level = 0
     if m.group("level") is not None:
-        level = int(m.group("level"))
+        digits = m.group("level").lstrip("0")
+        level = int(digits or "0") if len(digits) <= 2 else 99   # no 5000-digit int()
         if not 1 <= level <= 7:
             raise WhistError(f"bad contract {raw!r}: the level must be 1 to 7")
     strain = _STRAIN_WORDS[_strain_key(m.group("strain"))]

@@ -456,7 +456,7 @@ def test_closed_pipe_ends_quietly():
     p.wait(timeout=120)
     assert first.startswith(b"{")
     assert "Traceback" not in err and "internal error" not in err, err
-    assert p.returncode in (0, 1)
+    assert p.returncode == 141   # 128 + SIGPIPE, as the shell reports a program stopped by it
 
 
 # --------------------------------------------------------------------------

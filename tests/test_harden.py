@@ -1,0 +1,357 @@
+"""Hostile input and hostile endings: options, signals, pipes, resource
+limits, large or strange files.  Whatever happens, the command ends with a
+one-line message and a documented exit status, never a traceback:
+
+    0 success, 1 a negative verdict, 2 bad usage, bad input or an internal
+    error, 130 interrupted (Ctrl-C), 141 standard output closed by its reader.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from support import ROOT
+from support.cli_run import board, json_lines, run
+
+from whist_solve.board import Board
+from whist_solve.errors import WhistError
+from whist_solve.pbn import read_pbn
+from whist_solve.vocab import parse_contract
+
+# A two-card ending at no-trump, North to lead (N-S take 2 with SA, S2).
+TWO = "N:A2... K..2. ...32 ..43."
+GOOD = board("1", TWO, '[Trump "NT"]', '[Leader "N"]')
+HUGE = "9" * 5000
+
+
+def cli(*args, stdin=subprocess.DEVNULL, env=None, timeout=120, shell=None):
+    """The installed command in a process of its own: (status, stdout, stderr)."""
+    cmd = [sys.executable, "-m", "whist_solve.cli.main", *args]
+    e = dict(os.environ, **(env or {}))
+    if shell is not None:
+        cmd = ["sh", "-c", " ".join(f"'{c}'" for c in cmd) + " " + shell]
+    p = subprocess.run(cmd, stdin=stdin, capture_output=True, timeout=timeout, env=e)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def no_traceback(text: str) -> None:
+    assert "Traceback" not in text and "Error:" not in text.replace("error:", ""), text
+
+
+def write(tmp_path, name, data):
+    path = tmp_path / name
+    if isinstance(data, str):
+        data = data.encode()
+    path.write_bytes(data)
+    return str(path)
+
+
+# ---- 1: the transposition table and the memory -----------------------------
+
+@pytest.mark.parametrize("command", ["solve", "table"])
+def test_tt_larger_than_memory_is_a_clear_error(tmp_path, command):
+    path = write(tmp_path, "a.pbn", GOOD)
+    status, out, err = cli(command, path, "--tt-mb", "100000000")
+    no_traceback(err)
+    assert status == 2, err
+    assert err.count("memory available") == 1, err
+
+
+def test_tt_larger_than_memory_in_the_library():
+    from whist_solve.engine import Solver
+    with pytest.raises(WhistError, match="memory"):
+        Solver(tt_mb=100_000_000)
+
+
+def test_a_big_table_is_not_touched_up_front(tmp_path):
+    """--tt-mb 3000 on a 2-card ending: the table's pages are given by the
+    system as they are used, so the process stays small."""
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("needs /proc")
+    code = ("from whist_solve.engine import Solver; "
+            "from whist_solve.cards import Position; "
+            "s = Solver(tt_mb=3000); "
+            "p = Position.make([['SA','S2'],['SK','D2'],['C3','C2'],['D4','D3']], None, 'up', 0); "
+            "assert s.solve(p).tricks == 2; "
+            # VmHWM, the peak of this process image (ru_maxrss would keep
+            # the peak of the forking test process across exec)
+            "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])")
+    from whist_solve.engine import available_memory_mb
+    if available_memory_mb() is not None and available_memory_mb() < 3200:
+        pytest.skip("not enough memory for a 3000 MB table")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) < 300_000, out.stdout   # kB: far below 3000 MB
+
+
+# ---- 2: numbers too big ------------------------------------------------------
+
+def test_huge_level_is_a_parse_error():
+    with pytest.raises(WhistError):
+        parse_contract(HUGE + "S")
+    status, out, err = cli("check", str(ROOT / "puzzles" / "bidwhist.pbn"), "--contract", HUGE + "S")
+    no_traceback(err)
+    assert status == 2, err
+
+
+def test_huge_numbers_in_contract_and_goal_tags():
+    b = read_pbn(board("1", TWO, f'[Contract "{HUGE}S"]', f'[Goal "NS {HUGE}"]'))[0]
+    with pytest.raises(WhistError):
+        b.contract()
+    with pytest.raises(WhistError):
+        b.goal()
+    b = read_pbn(board("1", TWO, f'[Contract "99999999999999999999S"]', '[Goal "NS 99999999999999999"]'))[0]
+    with pytest.raises(WhistError):
+        b.contract()
+    with pytest.raises(WhistError):
+        b.goal()
+
+
+def test_huge_goal_in_puzzles_is_reported_as_bad_input(tmp_path):
+    path = write(tmp_path, "g.pbn", board("1", TWO, '[Trump "NT"]', '[Leader "N"]', f'[Goal "NS {HUGE}"]'))
+    result = run(["puzzles", path])
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr and "Goal" in result.stderr, result.stderr
+
+
+# ---- 3: standard input closed ---------------------------------------------------
+
+def test_play_with_stdin_closed(tmp_path):
+    path = write(tmp_path, "a.pbn", GOOD)
+    status, out, err = cli("play", path, shell="<&-")
+    no_traceback(err)
+    assert "AttributeError" not in err
+    assert status == 2, (status, err)
+    assert "standard input" in err
+
+
+@pytest.mark.parametrize("command", ["solve", "table"])
+def test_reading_a_closed_stdin(command):
+    status, out, err = cli(command, "-", shell="<&-")
+    no_traceback(err)
+    assert "AttributeError" not in err and "standard input" in err, err
+    assert status == 2
+
+
+# ---- 4: bench baselines -----------------------------------------------------------
+
+def _bench(*args):
+    return cli("bench", "--set", str(ROOT / "benchmarks" / "data" / "endings.pbn"),
+               "--limit", "2", *args)
+
+
+def test_bench_baseline_that_is_not_one(tmp_path):
+    for text in ("[1, 2]", '{"sets": 3}', '{"sets": {"endings": {"per_deal": 5}}}', "not json"):
+        path = write(tmp_path, "b.json", text)
+        status, out, err = _bench("--baseline", path)
+        no_traceback(err)
+        assert status == 2, err
+        assert "baseline" in err
+
+
+def test_bench_save_baseline_to_a_folder_or_a_missing_folder(tmp_path):
+    for target in (str(tmp_path), str(tmp_path / "no" / "such" / "b.json")):
+        status, out, err = _bench("--save-baseline", target)
+        no_traceback(err)
+        assert status == 2, err
+        assert "baseline" in err
+        assert out.strip(), "the results are still printed"
+
+
+# ---- 6: closed pipe, interrupt, the error boundary ---------------------------------
+
+@pytest.mark.parametrize("args", [["table", "--json"], ["solve"], ["table"]])
+def test_closed_pipe_exit_status(tmp_path, args):
+    """--json writes with print, the views with rich: both end with 141."""
+    path = str(ROOT / "puzzles" / "classic.pbn")
+    p = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", args[0], path, *args[1:]],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.wait(timeout=120)
+    assert first.strip()
+    assert err == "", err
+    assert p.returncode == 141
+
+
+def test_interrupt_says_so_and_exits_130():
+    p = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "deal", "--count", "100000000",
+                          "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    import select
+    try:
+        ready, _, _ = select.select([p.stdout], [], [], 30)
+        assert ready, "nothing written in 30 s: the deals are not written as they are made"
+        first = p.stdout.readline()
+        time.sleep(0.5)
+    except BaseException:
+        p.kill()
+        p.communicate()
+        raise
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert first.startswith(b"% PBN")
+    assert p.returncode == 130
+    assert err.decode().strip() == "interrupted"
+    assert (first + out).decode().rstrip().endswith("]") or b"[Deal" in out
+
+
+def test_unexpected_error_is_one_line(monkeypatch, tmp_path):
+    """Whatever escapes a command is one line on stderr and exit 2; the
+    traceback only with WHIST_SOLVE_DEBUG=1."""
+    import whist_solve.cli.solve_cmd as solve_cmd
+
+    def boom(*a, **k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(solve_cmd, "map_prepared", boom)
+    monkeypatch.delenv("WHIST_SOLVE_DEBUG", raising=False)
+    path = write(tmp_path, "a.pbn", GOOD)
+    result = run(["solve", path])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "boom" in result.stderr, result.stderr
+    monkeypatch.setenv("WHIST_SOLVE_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        run(["solve", path])
+
+
+def test_worker_errors_come_back_as_messages(tmp_path):
+    """--jobs 2: a failure in a worker is that board's one-line error."""
+    path = write(tmp_path, "a.pbn", GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]'))
+    status, out, err = cli("solve", path, "--jobs", "2", "--json", "--tt-mb", "100000000")
+    no_traceback(err)
+    assert status == 2 and "memory" in err
+
+
+# ---- 8: bounded error output -----------------------------------------------------
+
+def test_errors_are_capped_per_file(tmp_path):
+    text = "".join(board(str(i), "N:AKQ. JT9. 876. 543.") for i in range(1, 101)) + GOOD
+    path = write(tmp_path, "many.pbn", text)
+    result = run(["solve", path, "--json"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) <= 21, len(lines)
+    assert "and 80 more errors in" in lines[-1]
+    assert len(json_lines(result)) == 1        # the good board is still solved
+
+
+def test_long_tag_values_are_cut_in_messages(tmp_path):
+    long = "x" * 100_000
+    path = write(tmp_path, "long.pbn", board("1", TWO, f'[Trump "{long}"]', '[Leader "N"]'))
+    result = run(["solve", path])
+    assert result.exit_code == 2
+    assert len(result.stderr) < 400, len(result.stderr)
+    assert "\u2026" in result.stderr
+
+
+def test_random_text_is_bounded(tmp_path):
+    import random
+    rng = random.Random(5)
+    alphabet = "[]\"{};% \n\tabcNSEW0123456789AKQJT.:-"
+    text = "".join(rng.choice(alphabet) for _ in range(2_000_000))
+    path = write(tmp_path, "noise.pbn", text)
+    status, out, err = cli("solve", path, "--json", timeout=120)
+    no_traceback(err)
+    assert status == 2
+    assert len(err.splitlines()) <= 25
+
+
+# ---- 9: deal streams -------------------------------------------------------------
+
+def test_deal_is_written_as_it_goes(monkeypatch):
+    from whist_solve import dealing
+    parts = list(dealing.iter_deal_pbn(3, 7, "classic"))
+    assert "".join(parts) == dealing.deal_pbn(3, 7, "classic")
+    assert len(parts) >= 3
+
+
+# ---- 11: silently accepted ---------------------------------------------------------
+
+def test_jokers_in_a_classic_deal():
+    deal = "N:A2... K..2. ...32 ..4..H"      # W holds the big joker
+    b = read_pbn(board("1", deal, '[Variant "classic"]', '[Trump "NT"]', '[Leader "N"]'))[0]
+    assert b.errors or _raises(b.position)
+    b = read_pbn(board("1", deal, '[Trump "NT"]', '[Leader "N"]'))[0]
+    assert b.game() == "bid"                   # no Variant tag: jokers make it bid whist
+
+
+def _raises(f):
+    try:
+        f()
+    except WhistError:
+        return True
+    return False
+
+
+def test_unknown_variant_with_a_leader_tag():
+    b = read_pbn(board("1", TWO, '[Variant "poker"]', '[Trump "NT"]', '[Leader "N"]'))[0]
+    with pytest.raises(WhistError, match="Variant"):
+        b.position()
+
+
+def test_table_empty_strain_is_a_usage_error(tmp_path):
+    path = write(tmp_path, "a.pbn", GOOD)
+    for value in ("", " ", ","):
+        result = run(["table", path, "--strain", value])
+        assert result.exit_code == 2, (value, result.stdout)
+        assert "internal error" not in result.stderr and "expected" in result.stderr
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t\n", "\n\n\n"])
+def test_empty_files_are_bad_input(tmp_path, text):
+    path = write(tmp_path, "e.pbn", text)
+    result = run(["solve", path])
+    assert result.exit_code == 2
+    assert "e.pbn" in result.stderr and "empty" in result.stderr
+
+
+def test_utf16_file_is_read(tmp_path):
+    text = "\ufeff" + GOOD
+    for enc in ("utf-16-le", "utf-16-be"):
+        data = text.encode(enc)
+        path = write(tmp_path, f"u16{enc}.pbn", data)
+        result = run(["solve", path, "--json"])
+        assert result.exit_code == 0, result.stderr
+        assert json_lines(result)[0]["tricks"] == 2
+
+
+def test_lowercase_board_tag():
+    b = read_pbn('[board "B7"]\n[Deal "' + TWO + '"]\n')[0]
+    assert b.label == "B7"
+
+
+def test_bench_does_not_repeat_the_file_name(tmp_path):
+    path = write(tmp_path, "hello.pbn", "hello\n")
+    status, out, err = cli("bench", "--set", path)
+    assert status == 2
+    assert err.count("hello.pbn") == 1, err
+    status, out, err = cli("bench", "--set", str(tmp_path / "none.pbn"))
+    assert status == 2
+    assert err.count("none.pbn") == 1, err
+
+
+def test_table_ranking_message_mentions_both(tmp_path):
+    path = write(tmp_path, "a.pbn", GOOD)
+    result = run(["table", path, "--ranking", "sideways"])
+    assert result.exit_code == 2
+    assert "both" in result.stderr
+
+
+# ---- 12: good boards, then garbage ---------------------------------------------------
+
+def test_good_boards_then_binary_bytes(tmp_path):
+    good = GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]')
+    data = good.encode() + bytes(range(256)) * 40
+    path = write(tmp_path, "trunc.pbn", data)
+    result = run(["solve", path, "--json"])
+    assert result.exit_code == 2
+    assert [o["board"] for o in json_lines(result)] == ["1", "2"]
+    n_lines = good.count("\n") + 1
+    assert f"line {n_lines}" in result.stderr and "binary" in result.stderr, result.stderr
