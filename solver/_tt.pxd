@@ -16,6 +16,15 @@
 # directory (the classes present) and then one list per class instead of
 # every pattern of the shape.
 #
+# A list that grows long (TT_SPLIT patterns: symmetric deals with few
+# shapes) is split one level further: its next patterns that also cover the
+# second card from the top of some suits go to lists keyed by those suits
+# (the second class) and the owners of those cards; the class slot records
+# which second classes it has, and a probe reads the class slot's own list
+# and then one split list per second class.  (Random deals rarely split a
+# list; on the two-suited freak deal the split takes a fifth off the
+# instructions of its spade searches.)
+#
 # Memory is fixed when the table is made: an open-addressed array of slots
 # (directories and lists) and a pool of pattern pages.  When either fills
 # up the table is emptied and starts again (stored bounds are only ever a
@@ -76,7 +85,9 @@ cdef extern from *:
 
 cdef enum:
     PAGE = 3          # patterns in one page of the table
-    TT_DIR = 0xFFFF   # TTSlot.sub of a shape's directory slot
+    TT_DIR = 0x7FFFFFFF   # TTSlot.sub of a shape's directory slot
+    TT_LEAF = 1 << 24     # TTSlot.sub bit of a split list (see tt_leaf)
+    TT_SPLIT = 12         # a class slot with this many patterns of its own splits the next ones
 
 
 cdef struct TTPattern:
@@ -97,11 +108,11 @@ cdef struct TTSlot:
     uint64_t key       # suit lengths of every hand: 4 bits at 16*hand + 4*suit (suits 0..3)
     uint16_t lead_jokers  # the rest of the shape: leader (bits 0-1), no-trump joker count of each hand (2 bits each from bit 2), bit 15 always set
     uint16_t gen       # generation of the table that wrote the slot: an older one means empty
-    uint16_t sub       # which list of the shape: TT_DIR for its directory, else class << 8 | top owners (see tt_sub)
-    uint16_t classes   # directory slot: the classes that have patterns (bit per class)
+    uint32_t sub       # which list of the shape: TT_DIR for its directory, else see tt_sub
+    uint16_t classes   # directory slot: the classes present (bit per class); a class slot: the second classes of its split lists
+    uint16_t count     # a class slot: patterns in its own list (up to 0xFFFF)
     int32_t first      # first page of this list's patterns (-1 in a directory slot)
     int32_t last       # page new patterns go to
-    uint32_t pad       # (padding: a slot fills 32 bytes, two to a cache line)
 
 
 cdef struct TTable:
@@ -159,7 +170,7 @@ cdef inline void tt_empty(TTable* t) noexcept nogil:
     t.pages_used = 0
 
 
-cdef inline uint64_t tt_hash(uint64_t key, uint16_t lead_jokers, uint16_t sub) noexcept nogil:
+cdef inline uint64_t tt_hash(uint64_t key, uint16_t lead_jokers, uint32_t sub) noexcept nogil:
     cdef uint64_t h = key ^ ((<uint64_t> lead_jokers | (<uint64_t> sub << 16)) * 0xC2B2AE3D27D4EB4FULL)
     h ^= h >> 33
     h *= 0xFF51AFD7ED558CCDULL
@@ -169,7 +180,7 @@ cdef inline uint64_t tt_hash(uint64_t key, uint16_t lead_jokers, uint16_t sub) n
     return h
 
 
-cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t lead_jokers, uint16_t sub) noexcept nogil:
+cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t lead_jokers, uint32_t sub) noexcept nogil:
     """The slot of a shape's directory or list, or the empty slot where it
     would go."""
     cdef uint64_t m = t.nslots - 1
@@ -202,15 +213,58 @@ cdef inline int tt_class(uint64_t* msk, int* sh) noexcept nogil:
     return cls
 
 
-cdef inline uint16_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
-    """Key of the list of class cls that a position (or pattern) with these
-    owner words belongs to: the class and the owners of those top cards."""
+cdef inline uint32_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
+    """Key of the class slot of class cls that a position (or pattern) with
+    these owner words belongs to: the class (bits 16-19) and the owners of
+    those top cards (bits 0-7)."""
     cdef int s
-    cdef uint16_t sub = <uint16_t> (cls << 8)
+    cdef uint32_t sub = <uint32_t> (cls << 16)
     for s in range(4):
         if (cls >> s) & 1:
-            sub |= <uint16_t> (((own[s >> 1] >> sh[s]) & 3) << (2 * s))
+            sub |= <uint32_t> (((own[s >> 1] >> sh[s]) & 3) << (2 * s))
     return sub
+
+
+cdef inline uint32_t tt_leaf(uint64_t* own, uint32_t sub, int cls2, int* sh) noexcept nogil:
+    """Key of the pattern list under a class slot `sub`: the second class
+    cls2 (the suits whose second card from the top the patterns cover, bits
+    20-23) and the owners of those second cards (bits 8-15).  sh: the
+    offsets of the top cards; the second card's field is just below."""
+    cdef int s
+    sub |= TT_LEAF | (<uint32_t> cls2 << 20)
+    for s in range(4):
+        if (cls2 >> s) & 1:
+            sub |= <uint32_t> (((own[s >> 1] >> (sh[s] - 2)) & 3) << (8 + 2 * s))
+    return sub
+
+
+cdef inline int tt_class2(uint64_t* msk, int* sh) noexcept nogil:
+    """The suits whose second card from the top the mask covers."""
+    cdef int s, cls = 0
+    for s in range(4):
+        if sh[s] >= 0 and ((sh[s] & 31) >= 2) and (msk[s >> 1] >> (sh[s] - 2)) & 3:
+            cls |= 1 << s
+    return cls
+
+
+cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t* msk_out) noexcept nogil:
+    """Look through the patterns of list e for one that matches the
+    position and answers "N-S take `need` tricks?": 1 or 0 (its masks in
+    msk_out), -1 if none."""
+    cdef int32_t pg = e.first
+    cdef int i
+    cdef TTPattern* p
+    while pg >= 0:
+        for i in range(t.pages[pg].count):
+            p = &t.pages[pg].pat[i]
+            if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
+                continue
+            if p.lower >= need or p.upper < need:
+                msk_out[0] = p.msk[0]
+                msk_out[1] = p.msk[1]
+                return 1 if p.lower >= need else 0
+        pg = t.pages[pg].next
+    return -1
 
 
 cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
@@ -220,10 +274,8 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t
     On an answer, msk_out receives the deciding pattern's masks."""
     cdef TTSlot* d = tt_find(t, key, lead_jokers, TT_DIR)
     cdef TTSlot* e
-    cdef int32_t pg
-    cdef int i, cls
-    cdef uint32_t classes
-    cdef TTPattern* p
+    cdef int cls, r, cls2
+    cdef uint32_t classes, seconds, sub
     cdef int sh[4]
     if d.gen != t.gen:
         return -1
@@ -232,20 +284,23 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t
     while classes:
         cls = __builtin_ctz(classes)
         classes &= classes - 1
-        e = tt_find(t, key, lead_jokers, tt_sub(own, cls, sh))
+        sub = tt_sub(own, cls, sh)
+        e = tt_find(t, key, lead_jokers, sub)
         if e.gen != t.gen:
             continue
-        pg = e.first
-        while pg >= 0:
-            for i in range(t.pages[pg].count):
-                p = &t.pages[pg].pat[i]
-                if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
-                    continue
-                if p.lower >= need or p.upper < need:
-                    msk_out[0] = p.msk[0]
-                    msk_out[1] = p.msk[1]
-                    return 1 if p.lower >= need else 0
-            pg = t.pages[pg].next
+        r = tt_scan(t, e, own, need, msk_out)
+        if r >= 0:
+            return r
+        seconds = e.classes
+        while seconds:
+            cls2 = __builtin_ctz(seconds)
+            seconds &= seconds - 1
+            e = tt_find(t, key, lead_jokers, tt_leaf(own, sub, cls2, sh))
+            if e.gen != t.gen:
+                continue
+            r = tt_scan(t, e, own, need, msk_out)
+            if r >= 0:
+                return r
     return -1
 
 
@@ -260,16 +315,37 @@ cdef inline int32_t tt_new_page(TTable* t) noexcept nogil:
     return pg
 
 
-cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_jokers, uint16_t sub,
+cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_jokers, uint32_t sub,
                           int32_t pg) noexcept nogil:
     e.key = key
     e.lead_jokers = lead_jokers
     e.sub = sub
     e.gen = t.gen
     e.classes = 0
+    e.count = 0
     e.first = pg
     e.last = pg
     t.used += 1
+
+
+cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint64_t* msk,
+                           int lower, int upper) noexcept nogil:
+    """If list e holds the pattern already, tighten its bounds and return 1;
+    else 0."""
+    cdef int32_t pg = e.first
+    cdef int i
+    cdef TTPattern* p
+    while pg >= 0:
+        for i in range(t.pages[pg].count):
+            p = &t.pages[pg].pat[i]
+            if p.msk[0] == msk[0] and p.msk[1] == msk[1] and p.own[0] == o0 and p.own[1] == o1:
+                if lower > p.lower:
+                    p.lower = lower
+                if upper < p.upper:
+                    p.upper = upper
+                return 1
+        pg = t.pages[pg].next
+    return 0
 
 
 cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
@@ -278,16 +354,17 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg
-    cdef int i, cls
-    cdef uint16_t sub
+    cdef int cls, cls2
+    cdef uint32_t sub
     cdef TTPattern* p
     cdef TTSlot* d
     cdef TTSlot* e
+    cdef TTSlot* leaf
     cdef int sh[4]
     tt_tops(key, sh)
     cls = tt_class(msk, sh)
     sub = tt_sub(own, cls, sh)
-    if (t.used + 2) * 2 > t.nslots or t.pages_used >= t.npages:
+    if (t.used + 3) * 2 > t.nslots or t.pages_used + 2 > t.npages:
         tt_empty(t)
     d = tt_find(t, key, lead_jokers, TT_DIR)
     if d.gen != t.gen:
@@ -295,31 +372,33 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
     d.classes |= <uint16_t> (1 << cls)
     e = tt_find(t, key, lead_jokers, sub)
     if e.gen != t.gen:
-        pg = tt_new_page(t)
-        tt_claim(t, e, key, lead_jokers, sub, pg)
-    else:
-        # the same pattern again: tighten its bounds
-        pg = e.first
-        while pg >= 0:
-            for i in range(t.pages[pg].count):
-                p = &t.pages[pg].pat[i]
-                if p.msk[0] == msk[0] and p.msk[1] == msk[1] and p.own[0] == o0 and p.own[1] == o1:
-                    if lower > p.lower:
-                        p.lower = lower
-                    if upper < p.upper:
-                        p.upper = upper
-                    return
-            pg = t.pages[pg].next
-        pg = e.last
-        if t.pages[pg].count >= PAGE:
-            npg = tt_new_page(t)
-            if npg < 0:
-                tt_empty(t)
-                tt_store(t, key, lead_jokers, own, msk, lower, upper)
-                return
-            t.pages[pg].next = npg
-            e.last = npg
-            pg = npg
+        tt_claim(t, e, key, lead_jokers, sub, tt_new_page(t))
+    elif tt_tighten(t, e, o0, o1, msk, lower, upper):
+        return
+    cls2 = tt_class2(msk, sh) if e.classes or e.count >= TT_SPLIT else 0
+    if cls2:
+        # a long list: patterns that cover second cards go to the lists
+        # split by the owners of those cards
+        e.classes |= <uint16_t> (1 << cls2)
+        sub = tt_leaf(own, sub, cls2, sh)
+        leaf = tt_find(t, key, lead_jokers, sub)
+        if leaf.gen != t.gen:
+            tt_claim(t, leaf, key, lead_jokers, sub, tt_new_page(t))
+        elif tt_tighten(t, leaf, o0, o1, msk, lower, upper):
+            return
+        e = leaf
+    elif e.count < 0xFFFF:
+        e.count += 1
+    pg = e.last
+    if t.pages[pg].count >= PAGE:
+        npg = tt_new_page(t)
+        if npg < 0:
+            tt_empty(t)
+            tt_store(t, key, lead_jokers, own, msk, lower, upper)
+            return
+        t.pages[pg].next = npg
+        e.last = npg
+        pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
     t.pages[pg].count += 1
     p.own[0] = o0
