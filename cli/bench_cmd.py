@@ -5,6 +5,8 @@ files) it prints the number of deals, total time, deals/s, nodes, nodes/s,
 the median / p90 / max time per deal and the peak memory; ``--compare-dds``
 runs DDS (through endplay, one thread) on the same deals in the same run,
 prints the ratios ours/DDS and checks that every value is equal;
+``--compare-bridge-solver PATH`` does the same with a bridge-solver binary on
+the full tables of 52-card uptown deals;
 ``--save-baseline`` / ``--baseline`` save and compare node counts and times.
 The measuring is :mod:`whist_solve.bench`; this module chooses and shows.
 """
@@ -22,9 +24,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, SIMULATE_COUNTS, SIMULATE_SET,
-                               BenchError, compare_baseline, compare_with_dds, load_reports,
+                               BenchError, compare_baseline, compare_with_bridge_solver,
+                               compare_with_dds, load_reports,
                                measure_set, read_baseline, report_json,
                                save_baseline as write_baseline, simulate_bench, source_tree)
+from whist_solve.bridge_solver import BridgeSolver, BridgeSolverError
 from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
@@ -41,6 +45,11 @@ def bench(
     compare_dds: bool = typer.Option(False, "--compare-dds",
                                      help="Also run DDS (endplay, one thread) on the same deals: "
                                           "ratios ours/DDS and a check that every value is equal."),
+    compare_bs: Optional[Path] = typer.Option(
+        None, "--compare-bridge-solver", metavar="BINARY",
+        help="Also run this bridge-solver binary (macroxue's) on the full tables of 52-card "
+             "uptown deals (random, hard, such PBN files), one process per deal: ratios "
+             "ours/bridge-solver and a check that every value is equal."),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
                                                  help="Write node counts and times to a JSON baseline."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE",
@@ -60,9 +69,10 @@ def bench(
                                    help="Rewrite tests/data/node_signature.json and exit."),
 ) -> None:
     """Fixed deal sets: nodes, time, deals/s, peak memory; a saved
-    baseline; DDS side by side. Tables on stdout, progress on stderr."""
+    baseline; DDS and bridge-solver side by side. Tables on stdout,
+    progress on stderr."""
     raise typer.Exit(run_bench(sets, compare_dds, save_baseline, baseline, threshold, jobs,
-                               limit, json_out, tt_mb, regen_sig, repeat))
+                               limit, json_out, tt_mb, regen_sig, repeat, compare_bs))
 
 
 def _regen_signature(tt_mb: float) -> Path:
@@ -78,7 +88,7 @@ def _regen_signature(tt_mb: float) -> Path:
 
 def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
               threshold=DEFAULT_THRESHOLD, jobs=1, limit=None, json_out=False, tt_mb=None,
-              regen_sig=False, repeat=1) -> int:
+              regen_sig=False, repeat=1, bridge_solver=None) -> int:
     """The ``bench`` command; returns the exit status."""
     # piped to a file: wide enough for the tables instead of rich's 80 columns
     out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
@@ -118,6 +128,13 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     if compare_dds and not dds_available():
         error("--compare-dds needs endplay (pip install endplay)")
         return EXIT_BAD
+    bs = None
+    if bridge_solver is not None:
+        try:
+            bs = BridgeSolver(bridge_solver)
+        except BridgeSolverError as e:
+            error(f"--compare-bridge-solver: {e}")
+            return EXIT_BAD
 
     # ---- our solver ---------------------------------------------------------
     solvers: Dict[float, object] = {}       # one process: one Solver per table size
@@ -135,10 +152,16 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                 with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                               TimeElapsedColumn(), console=err, transient=True) as prog:
                     tid = prog.add_task(f"{rep.name}", total=n)
-                    measure_set(rep, jobs, repeat, solver, worker, on_done=lambda: prog.advance(tid))
+                    measure_set(rep, jobs, repeat, solver, worker, on_done=lambda: prog.advance(tid),
+                                bs=bs)
             else:
                 err.print(f"{rep.name}: solving {n} deal(s)...")
-                measure_set(rep, jobs, repeat, solver, worker)
+                measure_set(rep, jobs, repeat, solver, worker, bs=bs)
+        except BridgeSolverError as e:   # the peer failed, not our engine
+            error(str(e))
+            if worker is not None:
+                worker.close()
+            return EXIT_BAD
         except Exception as e:  # a bug in the engine, not bad input (the boards were checked)
             error(f"{rep.name}: {type(e).__name__}: {e}")
             if worker is not None:
@@ -153,6 +176,13 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         dds_desc = worker.desc
         status = compare_with_dds(reports, worker, jobs, repeat, on_message=err.print)
         worker.close()
+    if bs is not None:
+        try:
+            status = max(status, compare_with_bridge_solver(reports, bs, jobs, repeat,
+                                                            on_message=err.print))
+        except BridgeSolverError as e:
+            error(str(e))
+            return EXIT_BAD
 
     comparison = None
     if base_doc is not None:
@@ -178,7 +208,8 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     # ---- report -------------------------------------------------------------
     if json_out:
         doc = report_json(reports, jobs, tt_mb or DEFAULT_TT_MB, repeat, status, dds_desc,
-                          comparison, baseline, threshold, bad_boards)
+                          comparison, baseline, threshold, bad_boards,
+                          bridge_solver=bs.desc if bs is not None else None)
         if sim_results is not None:
             doc["simulate"] = sim_results
         sys.stdout.write(json.dumps(doc) + "\n")
@@ -186,7 +217,8 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     else:
         if reports:
             for part in render.bench_report(reports, jobs, repeat, compare_dds, dds_desc,
-                                            comparison, baseline, threshold):
+                                            comparison, baseline, threshold,
+                                            bs_desc=bs.desc if bs is not None else None):
                 out.print(part)
         if sim_results is not None:
             out.print(render.simulate_bench_table(sim_results))

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whist_solve.bench import GENERATED_SETS, SetReport, ratios, time_stats
+from whist_solve.bridge_solver import applies as bs_applies
 from whist_solve.bid import highest_bid, min_level
 from whist_solve.cards import JOKERS, Position, sort_cards
 from whist_solve.lines import Decision, LineTrick
@@ -802,11 +803,27 @@ def fmt_ratio(r: Optional[float]) -> str:
     return "-" if r is None else f"{r:.2f}x"
 
 
+def _peer_row(rep, ours_of, times, values, mismatches) -> list:
+    """The cells of one set against one peer, from ``compared`` on."""
+    if not times:
+        return ["0", "-", "-", "-", "-", "-", "[yellow]not comparable[/]"]
+    ours = time_stats([r.seconds for tk, r in zip(rep.tasks, rep.results) if ours_of(tk)])
+    theirs = time_stats(times)
+    ratio = ratios(ours, theirs)
+    nvals = sum(len(v) for v in values)
+    verdict = (f"[green]all {nvals} equal[/]" if not mismatches
+               else f"[bold red]{len(mismatches)} MISMATCH(ES)[/]")
+    return [str(len(times)), fmt_time(theirs["total"]), fmt_ratio(ratio["total"]),
+            fmt_ratio(ratio["median"]), fmt_ratio(ratio["p90"]), fmt_ratio(ratio["max"]), verdict]
+
+
 def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: Optional[str],
-                 comparison: Optional[List[dict]], baseline, threshold: float) -> list:
-    """``bench`` for people (stdout): the table of the sets, DDS side by
-    side, the comparison with a baseline; a list of renderables (tables,
-    and lines in rich markup) to print in order."""
+                 comparison: Optional[List[dict]], baseline, threshold: float,
+                 bs_desc: Optional[str] = None) -> list:
+    """``bench`` for people (stdout): the table of the sets, DDS and
+    bridge-solver (``bs_desc``: with ``--compare-bridge-solver``) side by
+    side in one table, the comparison with a baseline; a list of
+    renderables (tables, and lines in rich markup) to print in order."""
     parts: list = []
     t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
                     f"TT {fmt_tables(reports)}, empty table per deal"
@@ -825,32 +842,44 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
     if jobs > 1:
         parts.append("total is wall time with all processes; median/p90/max are per deal in one process; "
                   "peak mem is the largest worker's.")
+    peers = []      # (name, description, which deals it solves, report -> its fields)
     if compare_dds:
         down = any(t.ranking == "down" for rep in reports for t in rep.tasks)
-        d = Table(title=f"ours / DDS  ({dds_desc}"
-                        + ("; downtown by relabelling the ranks for DDS" if down else "") + ")",
+        peers.append(("DDS", f"{dds_desc}" + ("; downtown by relabelling the ranks for DDS"
+                                               if down else ""),
+                      lambda tk: tk.dds_ok, lambda rep: (rep.dds_times, rep.dds_values,
+                                                         rep.mismatches, rep.dds_note)))
+    if bs_desc is not None:
+        peers.append(("bridge-solver", bs_desc, bs_applies,
+                      lambda rep: (rep.bs_times, rep.bs_values, rep.bs_mismatches, rep.bs_note)))
+    if peers:
+        both = len(peers) > 1
+        d = Table(title=(f"ours / {peers[0][0]}  ({peers[0][1]})" if not both else
+                         "ours / peers  (" + "; ".join(f"{n}: {desc}" for n, desc, _, _ in peers)
+                         + ")"),
                   title_justify="left")
-        for col in ("set", "compared", "DDS total", "total", "median", "p90", "max", "values"):
-            d.add_column(col, justify="left" if col == "set" else "right", no_wrap=True)
+        cols = ["set"] + (["peer"] if both else []) + ["compared", f"{peers[0][0]} total"
+                                                          if not both else "peer total",
+                                                          "total", "median", "p90", "max", "values"]
+        for col in cols:
+            d.add_column(col, justify="left" if col in ("set", "peer") else "right", no_wrap=True)
         for rep in reports:
-            if not rep.dds_times:
-                d.add_row(rep.name, "0", "-", "-", "-", "-", "-", "[yellow]not comparable[/]")
-                continue
-            ours = time_stats([r.seconds for tk, r in zip(rep.tasks, rep.results) if tk.dds_ok])
-            ds = time_stats(rep.dds_times)
-            ratio = ratios(ours, ds)
-            nvals = sum(len(v) for v in rep.dds_values)
-            verdict = (f"[green]all {nvals} equal[/]" if not rep.mismatches
-                       else f"[bold red]{len(rep.mismatches)} MISMATCH(ES)[/]")
-            d.add_row(rep.name, str(len(rep.dds_times)), fmt_time(ds["total"]),
-                      fmt_ratio(ratio["total"]), fmt_ratio(ratio["median"]),
-                      fmt_ratio(ratio["p90"]), fmt_ratio(ratio["max"]), verdict)
+            for name, _, which, fields in peers:
+                times, values, mismatches, _note = fields(rep)
+                d.add_row(rep.name, *([name] if both else []),
+                          *_peer_row(rep, which, times, values, mismatches))
         parts.append(d)
-        parts.append("ratios compare the per-deal solve times (ours / DDS); DDS runs one thread in a "
-                  "process of its own and, with one job, solves each deal right after us.")
+        if compare_dds:
+            parts.append("ratios compare the per-deal solve times (ours / DDS); DDS runs one thread in a "
+                         "process of its own and, with one job, solves each deal right after us.")
+        if bs_desc is not None:
+            parts.append("ours / bridge-solver: its time per deal is one whole run of the binary "
+                         "(process start included); with one job it runs right after us on each deal.")
         for rep in reports:
-            if rep.dds_note:
-                parts.append(f"[yellow]{rep.name}: {rep.dds_note}[/]")
+            for name, _, _, fields in peers:
+                note = fields(rep)[3]
+                if note:
+                    parts.append(f"[yellow]{rep.name}: {note}[/]")
     if comparison is not None:
         c = Table(title=f"against baseline {baseline} (regression: > {threshold:g}% slower)",
                   title_justify="left")
@@ -883,6 +912,9 @@ def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) ->
         for m in rep.mismatches:
             parts.append(f"[bold red]MISMATCH[/] {rep.name} board {m['board']} {m['what']} ({m['ranking']}): "
                       f"whist-solve {m['ours']}, DDS {m['dds']}")
+        for m in rep.bs_mismatches:
+            parts.append(f"[bold red]MISMATCH[/] {rep.name} board {m['board']} {m['what']} ({m['ranking']}): "
+                      f"whist-solve {m['ours']}, bridge-solver {m['bridge_solver']}")
     if comparison is not None:
         for e in comparison:
             if e.get("regression"):

@@ -1,7 +1,9 @@
 """The benchmark library behind ``whist-solve bench``: the fixed deal sets,
 what is solved for each board (a :class:`Task`), solving with our engine
 from an empty table, statistics, saved baselines and the comparison with
-them, and DDS side by side (:mod:`whist_solve.dds_bridge`).
+them, and DDS side by side (:mod:`whist_solve.dds_bridge`), and
+bridge-solver too (:mod:`whist_solve.bridge_solver`, full tables of 52-card
+uptown deals only).
 
 What is solved per board:
 
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .batch import backend_for, run_map
+from .bridge_solver import applies as bs_applies
 from .bid import ALL_OPTIONS, BID_TT_MB, analyse_bid
 from .cards import JOKERS, Position
 from .dealing import random_deal
@@ -275,6 +278,13 @@ class SetReport:
     mismatches: List[dict] = field(default_factory=list)
     # DDS's answers got right after ours (one process): deal index -> (values, seconds)
     dds_early: Dict[int, Tuple[List[int], float]] = field(default_factory=dict, repr=False)
+    # bridge-solver, as DDS: values and times of the deals it solves, a note
+    # when some or all do not apply, and its own mismatches
+    bs_values: Optional[List[List[int]]] = None
+    bs_times: Optional[List[float]] = None
+    bs_note: Optional[str] = None
+    bs_mismatches: List[dict] = field(default_factory=list)
+    bs_early: Dict[int, Tuple[List[int], float]] = field(default_factory=dict, repr=False)
 
     @property
     def nodes(self) -> int:
@@ -304,6 +314,14 @@ class SetReport:
                         "mismatches": self.mismatches}
         if self.dds_note:
             d["dds_note"] = self.dds_note
+        if self.bs_times is not None:
+            ours = time_stats([r.seconds for t, r in zip(self.tasks, self.results) if bs_applies(t)])
+            bs = time_stats(self.bs_times)
+            d["bridge_solver"] = {"time": bs["total"], "median": bs["median"], "p90": bs["p90"],
+                                  "max": bs["max"], "ratio": ratios(ours, bs),
+                                  "checked": len(self.bs_times), "mismatches": self.bs_mismatches}
+        if self.bs_note:
+            d["bridge_solver_note"] = self.bs_note
         return d
 
 
@@ -474,18 +492,22 @@ def save_baseline(path, reports: List[SetReport], jobs: int, tt_mb: float, repea
 
 
 def measure_set(rep: SetReport, jobs: int = 1, repeat: int = 1, solver=None, dds=None,
-                on_done: Optional[Callable[[], None]] = None) -> None:
+                on_done: Optional[Callable[[], None]] = None, bs=None) -> None:
     """Solve the tasks of ``rep`` (``jobs`` processes, each deal ``repeat``
     times, the fastest kept) and fill its results, wall time and peak
     memory.  With a DDS worker ``dds`` and one process, DDS solves each
     deal right after ours, so that a change in the machine's speed during
-    the run touches both sides.  ``on_done()`` is called after each deal."""
+    the run touches both sides; so does a bridge-solver ``bs``
+    (:class:`whist_solve.bridge_solver.BridgeSolver`) on the deals it
+    applies to.  ``on_done()`` is called after each deal."""
     done = [0]
 
     def after_each():
         t = rep.tasks[done[0]]
         if dds is not None and jobs <= 1 and t.dds_ok:
             rep.dds_early[done[0]] = dds.solve(t, repeat)
+        if bs is not None and jobs <= 1 and bs_applies(t):
+            rep.bs_early[done[0]] = bs.best_of(t, repeat)
         done[0] += 1
         if on_done is not None:
             on_done()
@@ -493,8 +515,8 @@ def measure_set(rep: SetReport, jobs: int = 1, repeat: int = 1, solver=None, dds
     rep.results, wall = solve_tasks(rep.tasks, jobs, rep.tt_mb, solver, on_done=after_each,
                                     repeat=repeat)
     # with --repeat: one pass's worth of time (the fastest of each deal)
-    if jobs <= 1 and (repeat > 1 or dds is not None):
-        rep.wall = sum(rep.times)     # DDS's turns are not ours
+    if jobs <= 1 and (repeat > 1 or dds is not None or bs is not None):
+        rep.wall = sum(rep.times)     # the peers' turns are not ours
     elif repeat <= 1:
         rep.wall = wall
     else:
@@ -540,15 +562,58 @@ def compare_with_dds(reports: List[SetReport], dds, jobs: int = 1, repeat: int =
     return status
 
 
+def compare_with_bridge_solver(reports: List[SetReport], bs, jobs: int = 1, repeat: int = 1,
+                               on_message: Optional[Callable[[str], None]] = None) -> int:
+    """bridge-solver's values and times (``bs``: a
+    :class:`whist_solve.bridge_solver.BridgeSolver`) for the full tables of
+    52-card uptown deals (those it has not solved already during
+    :func:`measure_set`), every value checked against ours.  Fills each
+    report's ``bs_*`` fields; returns 1 if any value differs, else 0."""
+    status = 0
+    for rep in reports:
+        ok = [t for t in rep.tasks if bs_applies(t)]
+        if not ok:
+            kinds = {t.kind for t in rep.tasks}
+            why = ("chooses the best discard of bid whist deals with jokers" if "exchange" in kinds
+                   else "solves positions with a trump, not full tables" if "value" in kinds
+                   else "is downtown" if any(t.ranking == "down" for t in rep.tasks)
+                   else "has no 52-card deals without jokers")
+            rep.bs_note = ("--compare-bridge-solver does not apply: bridge-solver solves full "
+                           f"tables of 52-card uptown bridge deals; this set {why}")
+            continue
+        if len(ok) < len(rep.tasks):
+            rep.bs_note = (f"{len(rep.tasks) - len(ok)} of {len(rep.tasks)} deal(s) are not "
+                           "52-card uptown full tables without jokers: bridge-solver does not "
+                           "solve them; not compared")
+        if jobs > 1 and on_message is not None:
+            on_message(f"{rep.name}: bridge-solver on {len(ok)} deal(s)...")
+        rep.bs_values, rep.bs_times = [], []
+        for i, (t, r) in enumerate(zip(rep.tasks, rep.results)):
+            if not bs_applies(t):
+                continue
+            vals, secs = rep.bs_early.get(i) or bs.best_of(t, repeat)
+            rep.bs_values.append(vals)
+            rep.bs_times.append(secs)
+            for key, ours, theirs in zip(t.keys(), r.values, vals):
+                if ours != theirs:
+                    rep.bs_mismatches.append({"board": t.label, "what": key, "ranking": t.ranking,
+                                              "ours": ours, "bridge_solver": theirs})
+        if rep.bs_mismatches:
+            status = 1
+    return status
+
+
 def report_json(reports: List[SetReport], jobs: int, tt_mb: float, repeat: int, status: int,
                 dds: Optional[str] = None, comparison: Optional[List[dict]] = None,
                 baseline=None, threshold: float = DEFAULT_THRESHOLD,
-                bad_boards: Sequence[str] = ()) -> dict:
+                bad_boards: Sequence[str] = (), bridge_solver: Optional[str] = None) -> dict:
     """The ``--json`` report of a run."""
     doc = {"format": BASELINE_FORMAT, "jobs": jobs, "tt_mb": tt_mb, "repeat": repeat,
            "sets": [r.to_json() for r in reports]}
     if dds:
         doc["dds"] = dds
+    if bridge_solver:
+        doc["bridge_solver"] = bridge_solver
     if comparison is not None:
         doc["baseline"] = {"file": str(baseline), "threshold": threshold, "sets": comparison}
     if bad_boards:

@@ -187,3 +187,135 @@ def test_bench_bad_board_is_named_and_the_others_run(tmp_path):
     assert doc["status"] == 2
     assert doc["sets"][0]["deals"] == 2
     assert len(doc["bad_boards"]) == 1 and "board 3" in doc["bad_boards"][0]
+
+
+# --------------------------------------------------------------------------
+# --compare-bridge-solver, with a stand-in for the binary: a script that
+# reads bridge-solver's input file and prints its output format, the values
+# taken from our own dd_table (``wrong``: one value off; ``fail``: exit 1)
+
+_FAKE_BS = '''#!{python}
+import sys
+from whist_solve import dd_table
+
+mode = {mode!r}
+if mode == "fail":
+    sys.stderr.write("cannot solve this deal\\n")
+    sys.exit(1)
+path = sys.argv[sys.argv.index("-f") + 1]
+lines = [ln for ln in open(path).read().splitlines() if ln.strip()]
+west, east = lines[1].split("    ", 1)
+def hand(text):
+    return [s + r for s, ranks in zip("SHDC", text.split()) if ranks != "-" for r in ranks]
+hands = [hand(lines[0]), hand(east), hand(lines[2]), hand(west)]      # N E S W
+table = dd_table(hands)
+for letter, strain in (("N", "NT"), ("S", "S"), ("H", "H"), ("D", "D"), ("C", "C")):
+    ns = table[strain]["up"]                   # North-South's tricks by leader
+    # declarer South, North, West, East: leaders West, East, North, South
+    row = [ns["W"], ns["E"], 13 - ns["N"], 13 - ns["S"]]
+    if mode == "wrong" and letter == "H":
+        row[0] = (row[0] + 1) % 14
+    print(letter, *row, " 0.01 s  1.0 M")
+'''
+
+
+def _fake_bs(tmp_path, mode="right"):
+    import stat
+    import sys
+    path = tmp_path / f"bridge-solver-{mode}"
+    path.write_text(_FAKE_BS.format(python=sys.executable, mode=mode))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return str(path)
+
+
+def test_bridge_solver_input_and_output_format():
+    from whist_solve import bridge_solver as bs
+    (task,) = bench.load_set("random")[:1]
+    assert bs.applies(task)
+    text = bs.input_text(task.hands)
+    north, middle, south = text.splitlines()
+    west, east = middle.split("    ", 1)
+    for line, hand in zip((north, east.strip(), south, west), task.hands):
+        suits = line.split()
+        assert len(suits) == 4
+        assert sorted(s + r for s, ranks in zip("SHDC", suits) if ranks != "-" for r in ranks) \
+            == sorted(hand)
+    out = ("  heading\nN  7  6  6  6  0.12 s  14.7 M\nS  6  6  7  7  0.21 s  14.9 M\n"
+           "H  6  6  7  7  0.23 s\nD  7  7  6  6\nC  7  7  6  5  0.35 s  14.9 M\n")
+    values = bs.parse_output(out)
+    got = dict(zip(task.keys(), values))
+    # declarer South/North/West/East = leader West/East/North/South
+    assert [got[f"NT {s}"] for s in "WENS"] == [7, 6, 13 - 6, 13 - 6]
+    assert [got[f"C {s}"] for s in "WENS"] == [7, 7, 13 - 6, 13 - 5]
+    assert len(values) == 20
+    with pytest.raises(bs.BridgeSolverError):
+        bs.parse_output(out.replace("D  7", "X  7"))           # a strain missing
+    with pytest.raises(bs.BridgeSolverError):
+        bs.parse_output("")
+    assert not any(bs.applies(t) for name in ("downtown", "bid", "endings")
+                   for t in bench.load_set(name)[:3])
+
+
+def test_bench_compare_bridge_solver_json(tmp_path):
+    fake = _fake_bs(tmp_path)
+    r = _bench("--set", "random,endings", "--limit", "2", "--compare-bridge-solver", fake, "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    assert fake in doc["bridge_solver"] and doc["status"] == 0
+    sets = {s["set"]: s for s in doc["sets"]}
+    b = sets["random"]["bridge_solver"]
+    assert b["checked"] == 2 and b["mismatches"] == []
+    assert set(b) == {"time", "median", "p90", "max", "ratio", "checked", "mismatches"}
+    assert set(b["ratio"]) == {"total", "median", "p90", "max"}
+    assert 0 < b["median"] <= b["p90"] <= b["max"] <= b["time"]
+    assert "bridge_solver_note" not in sets["random"]
+    assert "bridge_solver" not in sets["endings"]
+    assert "does not apply" in sets["endings"]["bridge_solver_note"]
+
+
+def test_bench_compare_bridge_solver_table(tmp_path):
+    fake = _fake_bs(tmp_path)
+    r = _bench("--set", "random,downtown", "--limit", "1", "--compare-bridge-solver", fake)
+    assert r.exit_code == 0, r.output
+    assert "ours / bridge-solver" in r.stdout
+    rows = {ln.split("│")[1].strip(): [c.strip() for c in ln.split("│")[2:-1]]
+            for ln in r.stdout.split("ours / bridge-solver")[1].splitlines() if ln.count("│") > 3}
+    assert rows["random"][0] == "1" and rows["random"][-1] == "all 20 equal"
+    assert all(c.endswith("x") for c in rows["random"][2:6])
+    assert rows["downtown"][0] == "0" and rows["downtown"][-1] == "not comparable"
+    assert "downtown: --compare-bridge-solver does not apply" in " ".join(r.stdout.split())
+
+
+def test_bench_bridge_solver_mismatch_is_loud(tmp_path):
+    fake = _fake_bs(tmp_path, "wrong")
+    r = _bench("--set", "random", "--limit", "2", "--compare-bridge-solver", fake, "--json")
+    assert r.exit_code == 1
+    assert "MISMATCH" in r.stderr and "bridge-solver" in r.stderr
+    (s,) = json.loads(r.stdout.strip().splitlines()[-1])["sets"]
+    m = s["bridge_solver"]["mismatches"]
+    assert len(m) == 2 and all(x["what"] == "H W" for x in m)
+    assert all(x["bridge_solver"] == (x["ours"] + 1) % 14 for x in m)
+
+
+def test_bench_bridge_solver_missing_or_failing(tmp_path):
+    for binary, words in ((str(tmp_path / "no-such-solver"), "no such file"),
+                          (str(tmp_path), "folder"),
+                          (_fake_bs(tmp_path, "fail"), "cannot solve this deal")):
+        r = _bench("--set", "random", "--limit", "1", "--compare-bridge-solver", binary)
+        assert r.exit_code == 2, (binary, r.output)
+        assert "error:" in r.stderr and words in r.stderr and "Traceback" not in r.output
+    plain = tmp_path / "not-executable"
+    plain.write_text("")
+    plain.chmod(0o644)
+    r = _bench("--set", "random", "--limit", "1", "--compare-bridge-solver", str(plain))
+    assert r.exit_code == 2 and "not executable" in r.stderr
+
+
+@needs_dds
+def test_bench_both_peers_in_one_table(tmp_path):
+    r = _bench("--set", "random", "--limit", "1", "--compare-dds",
+               "--compare-bridge-solver", _fake_bs(tmp_path))
+    assert r.exit_code == 0, r.output
+    peers = [ln.split("│")[2].strip() for ln in r.stdout.split("ours / peers")[1].splitlines()
+             if ln.count("│") > 3]
+    assert peers == ["DDS", "bridge-solver"]

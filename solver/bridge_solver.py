@@ -1,0 +1,159 @@
+"""bridge-solver (macroxue's double-dummy solver for bridge, a C++ program)
+as a peer of ``whist-solve bench --compare-bridge-solver PATH``.
+
+It is an outside program, not a library: each deal is one run of the
+binary (``PATH -f FILE``), and the time of a deal is the time of the whole
+run, process start included.  It solves whole 52-card bridge deals, uptown,
+with no jokers: the full 20-result table of such a deal is all it is asked
+(:func:`applies`).
+
+Its input file: North's four suits on line 1 (spades hearts diamonds clubs,
+``-`` for a void), West and East on line 2 separated by four or more
+spaces, South on line 3.  Its output: one line per strain, ``N S H D C``
+(``N`` = no-trump), with the tricks of the declaring side when South,
+North, West and East declare, in that order (the leader is the declarer's
+left-hand opponent); the columns after those four (its own time and
+memory) are ignored.
+
+A task here is anything with the fields of :class:`whist_solve.bench.Task`
+(``kind``, ``hands``, ``ranking``, ``jokers``).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from typing import Dict, List, Optional, Tuple
+
+from .vocab import STRAINS
+
+_ORDER = "AKQJT98765432"
+# its strain letters -> ours
+_STRAIN = {"N": "NT", "S": "S", "H": "H", "D": "D", "C": "C"}
+_LINE = re.compile(r"^\s*([NSHDC])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)(\s|$)")
+# the most of its output quoted in an error
+_QUOTE = 300
+
+
+class BridgeSolverError(Exception):
+    """The binary is missing, cannot be run, fails or prints something
+    other than a table."""
+
+
+def applies(task) -> bool:
+    """bridge-solver solves full tables of 52-card uptown deals with no
+    jokers, and nothing else."""
+    return (task.kind == "table" and task.ranking == "up" and not task.jokers
+            and len(task.hands) == 4 and all(len(h) == 13 for h in task.hands))
+
+
+def _suits(cards) -> List[str]:
+    return ["".join(sorted((c[1] for c in cards if c[0] == s), key=_ORDER.index)) or "-"
+            for s in "SHDC"]
+
+
+def input_text(hands) -> str:
+    """The input file of a deal (``hands``: N E S W, lists of card names)."""
+    n, e, s, w = (" ".join(_suits(h)) for h in hands)
+    return f"{n}\n{w}      {e}\n{s}\n"
+
+
+def parse_output(text: str) -> List[int]:
+    """North-South's tricks for each strain (``STRAINS``) and leader
+    (N E S W), in the order of :meth:`whist_solve.bench.Task.keys`, read from
+    the binary's output; raises :class:`BridgeSolverError` if a strain is
+    missing or a number is not a trick count."""
+    rows: Dict[str, List[int]] = {}
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        south, north, west, east = (int(m.group(k)) for k in range(2, 6))
+        if any(t > 13 for t in (south, north, west, east)):
+            raise BridgeSolverError(f"a trick count above 13: {line.strip()!r}")
+        # declarer South: West leads; North: East; West: North; East: South
+        by_leader = {"W": south, "E": north, "N": 13 - west, "S": 13 - east}
+        rows[_STRAIN[m.group(1)]] = [by_leader[seat] for seat in "NESW"]
+    missing = [s for s in STRAINS if s not in rows]
+    if missing:
+        raise BridgeSolverError(f"no result for {', '.join(missing)} in its output "
+                                f"{_quote(text)}")
+    return [v for s in STRAINS for v in rows[s]]
+
+
+def _quote(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "(empty)"
+    return repr(text if len(text) <= _QUOTE else text[:_QUOTE] + "...")
+
+
+class BridgeSolver:
+    """One bridge-solver binary: ``solve(task)`` runs it on a deal."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        self.check()
+
+    @property
+    def desc(self) -> str:
+        return f"bridge-solver {self.path}, one process per deal"
+
+    def check(self) -> None:
+        """Raises :class:`BridgeSolverError` unless ``path`` is an
+        executable file."""
+        p = self.path
+        if not os.path.exists(p):
+            raise BridgeSolverError(f"bridge-solver binary {p}: no such file")
+        if os.path.isdir(p):
+            raise BridgeSolverError(f"bridge-solver binary {p}: a folder, not a program")
+        if not os.access(p, os.X_OK):
+            raise BridgeSolverError(f"bridge-solver binary {p}: not executable")
+
+    def solve(self, task) -> Tuple[List[int], float]:
+        """The task's 20 values by bridge-solver and the time of the whole
+        run of the binary."""
+        if not applies(task):
+            raise ValueError("bridge-solver solves full tables of 52-card uptown deals only")
+        fd, name = tempfile.mkstemp(prefix="whist-solve-bs-", suffix=".txt")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(input_text(task.hands))
+            t0 = time.perf_counter()
+            try:
+                r = subprocess.run([self.path, "-f", name], stdin=subprocess.DEVNULL,
+                                   capture_output=True, text=True, errors="replace")
+            except OSError as e:
+                raise BridgeSolverError(f"bridge-solver binary {self.path}: cannot run it "
+                                        f"({e.strerror or e})") from None
+            seconds = time.perf_counter() - t0
+        finally:
+            try:
+                os.unlink(name)
+            except OSError:
+                pass
+        if r.returncode != 0:
+            how = (f"killed by signal {-r.returncode}" if r.returncode < 0
+                   else f"exit status {r.returncode}")
+            raise BridgeSolverError(f"bridge-solver {self.path} failed on board {task.label} "
+                                    f"({how}): {_quote(r.stderr or r.stdout)}")
+        try:
+            values = parse_output(r.stdout)
+        except BridgeSolverError as e:
+            raise BridgeSolverError(f"bridge-solver {self.path} on board {task.label}: {e}") from None
+        return values, seconds
+
+    def best_of(self, task, repeat: int = 1) -> Tuple[List[int], float]:
+        """:meth:`solve` ``repeat`` times, keeping the fastest time; the
+        values must be the same every time."""
+        best: Optional[Tuple[List[int], float]] = None
+        for _ in range(max(1, repeat)):
+            vals, secs = self.solve(task)
+            if best is not None and vals != best[0]:
+                raise BridgeSolverError(f"bridge-solver {self.path} on board {task.label}: "
+                                        "a second run gave other values")
+            if best is None or secs < best[1]:
+                best = (vals, secs)
+        return best
