@@ -12,9 +12,10 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 from rich import box
 from rich.console import Group
+from rich.segment import Segment
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
 from whist_solve.bench import GENERATED_SETS, SetReport, ratios, time_stats
 from whist_solve.bid import highest_bid, min_level
@@ -152,6 +153,233 @@ def compass(st: Style, pos: Position, show_jokers: bool = False) -> Table:
     grid.add_row(w, _trick_block(st, pos), e)
     grid.add_row("", s, "")
     return grid
+
+
+# --------------------------------------------------------------------------
+# A panel laid out by hand
+#
+# rich lays a Panel of Tables out generically (measuring and rendering every
+# cell several times), which costs milliseconds per board; a file of many
+# small boards spent most of its time there.  LaidPanel draws the same panel
+# from the same parts (Text, and Tables of the simple kind used here) line
+# by line, and hands anything it does not lay out itself (a narrow
+# terminal, an ASCII-only stream, a table feature not used here) to rich.
+
+
+def _segments(console, text: Text):
+    """``text`` as segments, its own style under its spans (as rich joins
+    the lines of a Text before drawing them)."""
+    if text.style:
+        text = text.copy()
+        text.spans = [Span(0, len(text), text.style)] + text.spans
+        text.style = ""
+    return text.render(console, end="")
+
+
+def _seg_lines(console, text: Text) -> List[List[Segment]]:
+    """The lines of ``text`` as rich would draw them without wrapping."""
+    return list(Segment.split_lines(_segments(console, text)))
+
+
+def _text_cells(console, cell) -> Optional[List[List[Segment]]]:
+    """A table cell's lines, or None when it is not plain text."""
+    if isinstance(cell, str):
+        if "[" in cell:
+            return None
+        cell = Text(cell)
+    if not isinstance(cell, Text) or cell.justify or cell.overflow or cell.no_wrap:
+        return None
+    return _seg_lines(console, cell)
+
+
+def _pad(line: List[Segment], width: int, how: str = "left") -> List[Segment]:
+    excess = width - Segment.get_line_length(line)
+    if excess <= 0:
+        return list(line)
+    if how == "right":
+        return [Segment(" " * excess)] + line
+    if how == "center":
+        half = excess // 2
+        return ([Segment(" " * half)] if half else []) + line + [Segment(" " * (excess - half))]
+    return line + [Segment(" " * excess)]
+
+
+_RULES = {box.SIMPLE_HEAD: "\u2500"}
+
+
+def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segment]]]:
+    """The lines of ``tbl`` at its natural width, each padded to it, or None
+    when the table uses what is not handled here or does not fit."""
+    if (tbl.expand or tbl.width is not None or tbl.min_width is not None or tbl.show_footer
+            or tbl.caption is not None or tbl.show_lines or tbl.leading or tbl.row_styles
+            or tbl.style not in (None, "", "none") or tbl.border_style or tbl.show_edge
+            or tbl.pad_edge
+            or (tbl.box is not None and tbl.box not in _RULES)
+            or (tbl.title is not None and (not isinstance(tbl.title, str) or "[" in tbl.title
+                                           or "\n" in tbl.title or tbl.title_style
+                                           or tbl.title_justify != "left"))
+            or any(r.style or r.end_section for r in tbl.rows)):
+        return None
+    top, right, bottom, left = tbl.padding
+    if top or bottom:
+        return None
+    ncol = len(tbl.columns)
+    header_style = console.get_style("table.header")
+    cols = []      # per column: (cells, pad_left, pad_right)
+    for i, col in enumerate(tbl.columns):
+        if (col.width is not None or col.max_width is not None or col.ratio or col.style
+                or col.header_style or col.no_wrap or col.overflow != "ellipsis" or col.footer
+                or col.vertical not in ("top", "middle")):
+            return None
+        pl, pr = left, right
+        if tbl.collapse_padding and i:
+            pl = max(0, pl - pr)
+        if i == 0:
+            pl = 0
+        if i == ncol - 1:
+            pr = 0
+        cells = []
+        if tbl.show_header:
+            lines = _text_cells(console, col.header)
+            if lines is None:
+                return None
+            cells.append([list(Segment.apply_style(ln, header_style)) for ln in lines])
+        for cell in col._cells:
+            lines = _text_cells(console, cell)
+            if lines is None:
+                return None
+            cells.append(lines)
+        cols.append((cells, pl, pr))
+    widths = []
+    for col, (cells, pl, pr) in zip(tbl.columns, cols):
+        w = max((Segment.get_line_length(ln) for lines in cells for ln in lines), default=0)
+        if col.min_width is not None:
+            w = max(w, col.min_width)
+        widths.append(max(w + pl + pr, 1) if cells else max_width)
+    divider = 1 if tbl.box is not None else 0
+    total = sum(widths) + divider * (ncol - 1)
+    if total > max_width:
+        return None
+    out: List[List[Segment]] = []
+    if tbl.title is not None:
+        title = _seg_lines(console, Text(tbl.title, style="table.title"))
+        if len(title) != 1 or Segment.get_line_length(title[0]) > total:
+            return None
+        out.append(_pad(title[0], total))
+    nrows = len(cols[0][0]) if cols else 0
+    sep = [Segment(" ")] if divider else []
+    for r in range(nrows):
+        header = tbl.show_header and r == 0
+        blocks = []
+        for col, (cells, pl, pr), w in zip(tbl.columns, cols, widths):
+            lines = []
+            for ln in cells[r]:
+                ln = _pad(ln, w - pl - pr, col.justify)
+                if pl:
+                    ln.insert(0, Segment(" " * pl))
+                if pr:
+                    ln.append(Segment(" " * pr))
+                lines.append(ln)
+            blocks.append(lines)
+        height = max(len(b) for b in blocks)
+        for b, col, w in zip(blocks, tbl.columns, widths):
+            extra = height - len(b)
+            if extra:
+                if header:
+                    above = extra
+                elif col.vertical == "middle":
+                    above = extra // 2
+                else:
+                    above = 0
+                b[:0] = [[Segment(" " * w)] for _ in range(above)]
+                b.extend([Segment(" " * w)] for _ in range(extra - above))
+        for k in range(height):
+            line: List[Segment] = []
+            for j, b in enumerate(blocks):
+                if j:
+                    line.extend(sep)
+                line.extend(b[k])
+            out.append(line)
+        if header and tbl.box is not None:
+            out.append([Segment(_RULES[tbl.box] * total)])
+    return out
+
+
+class LaidPanel:
+    """A Panel(Group(*parts), title=..., box=ROUNDED, expand=False) drawn
+    line by line; what rich would draw, without its generic layout."""
+
+    def __init__(self, parts: Sequence, title: Text, border_style: str = "none"):
+        self.parts = list(parts)
+        self.title = title
+        self.border_style = border_style
+
+    def panel(self) -> Panel:
+        return Panel(Group(*self.parts), title=self.title, title_align="left",
+                     box=box.ROUNDED, expand=False, border_style=self.border_style)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.panel())
+
+    def _lines(self, console, max_width: int):
+        inner = max_width - 4          # borders and the panel's padding
+        if inner < 1:
+            return None
+        blocks = []
+        for part in self.parts:
+            if isinstance(part, Table):
+                lines = _table_lines(console, part, inner)
+                if lines is None:
+                    return None
+            elif isinstance(part, Text) and not (part.justify or part.overflow or part.no_wrap):
+                lines = _seg_lines(console, part)
+            else:
+                return None
+            blocks.append(lines)
+        width = max((Segment.get_line_length(ln) for lines in blocks for ln in lines), default=0)
+        title = self.title.copy()
+        title.pad(1)
+        width = min(max(width, title.cell_len), inner)
+        if title.cell_len > width or "\n" in title.plain:
+            return None
+        out = []
+        for part, lines in zip(self.parts, blocks):
+            if isinstance(part, Text) and any(Segment.get_line_length(ln) > width
+                                              for ln in lines):
+                lines = [list(_segments(console, ln))
+                         for ln in part.wrap(console, width, justify="default",
+                                             overflow="fold", tab_size=8, no_wrap=False)]
+            out.extend(lines)
+        return width, title, out
+
+    def __rich_console__(self, console, options):
+        if options.ascii_only or options.legacy_windows:
+            yield self.panel()
+            return
+        laid = self._lines(console, options.max_width)
+        if laid is None:
+            yield self.panel()
+            return
+        width, title, lines = laid
+        border = console.get_style(self.border_style)
+        b = box.ROUNDED
+        title = Text.assemble(title)       # its own style as a span, as in a Panel's title
+        title.stylize_before(border)
+        yield Segment(b.top_left + b.top, border)
+        yield from title.render(console, end="")
+        yield Segment(b.top * (width - title.cell_len) + b.top + b.top_right, border)
+        new_line = Segment.line()
+        yield new_line
+        for ln in lines:
+            yield Segment(b.mid_left, border)
+            yield Segment(" ")
+            yield from _pad(ln, width)
+            yield Segment(" ")
+            yield Segment(b.mid_right, border)
+            yield new_line
+        yield Segment(b.get_bottom([width + 2]), border)
+        yield new_line
 
 
 # --------------------------------------------------------------------------
@@ -355,8 +583,7 @@ def solve_view(st: Style, v: SolveView):
         d = decisions_text(st, v)
         if d is not None:
             parts.append(d)
-    return Panel(Group(*parts), title=Text(v.title, style="bold"), title_align="left",
-                 box=box.ROUNDED, expand=False)
+    return LaidPanel(parts, Text(v.title, style="bold"))
 
 
 # --------------------------------------------------------------------------
@@ -713,7 +940,7 @@ def key_plays_text(st: Style, keys: List[KeyPlay], goal: Goal, solved: bool) -> 
 
 
 def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, solved: bool,
-                title: Optional[str], comment: Optional[str]) -> Panel:
+                title: Optional[str], comment: Optional[str]) -> "LaidPanel":
     """``puzzles``: the goal, the hands, the verdict, the key plays and the
     solution's line, in a panel green (solved) or red."""
     pos = view.pos
@@ -737,8 +964,7 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
     if title:
         head += f": {title}"
     head += f"  {board.file}"
-    return Panel(Group(*parts), title=Text(head, style="bold"), title_align="left",
-                 box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
+    return LaidPanel(parts, Text(head, style="bold"), "green" if solved else "red")
 
 
 def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = "") -> Text:
