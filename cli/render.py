@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group
 from rich.segment import Segment
 from rich.panel import Panel
@@ -176,38 +177,86 @@ def _segments(console, text: Text):
     return text.render(console, end="")
 
 
-def _seg_lines(console, text: Text) -> List[List[Segment]]:
-    """The lines of ``text`` as rich would draw them without wrapping."""
-    return list(Segment.split_lines(_segments(console, text)))
+class _Line(list):
+    """One drawn line: its segments, and its width in cells."""
+    __slots__ = ("width",)
 
 
-def _text_cells(console, cell) -> Optional[List[List[Segment]]]:
+def _line(segments, width: Optional[int] = None) -> _Line:
+    line = _Line(segments)
+    line.width = Segment.get_line_length(line) if width is None else width
+    return line
+
+
+_DRAWN: Dict[tuple, List[_Line]] = {}     # text -> its lines, for one console
+_DRAWN_FOR: list = [None]
+
+
+def _seg_lines(console, text: Text) -> List[_Line]:
+    """The lines of ``text`` as rich would draw them without wrapping (the
+    same few texts come again and again: remembered; the lines returned
+    are shared and never changed)."""
+    if _DRAWN_FOR[0] is not console or len(_DRAWN) > 4096:
+        _DRAWN.clear()
+        _DRAWN_FOR[0] = console
+    key = (text.plain, text.style, tuple(text.spans))
+    lines = _DRAWN.get(key)
+    if lines is None:
+        lines = _DRAWN[key] = _draw_lines(console, text)
+    return lines
+
+
+def _draw_lines(console, text: Text) -> List[_Line]:
+    if "\n" not in text.plain:
+        return [_line(_segments(console, text), text.cell_len)]
+    widths = [cell_len(part) for part in text.plain.split("\n")]
+    lines = [_line(ln, w) for ln, w in zip(Segment.split_lines(_segments(console, text)), widths)]
+    lines.extend(_line([], 0) for _ in range(len(widths) - len(lines)))
+    return lines
+
+
+def _text_cells(console, cell) -> Optional[List[_Line]]:
     """A table cell's lines, or None when it is not plain text."""
     if isinstance(cell, str):
         if "[" in cell:
             return None
+        if "\n" not in cell:
+            return [_line([Segment(cell)] if cell else [], cell_len(cell))]
         cell = Text(cell)
     if not isinstance(cell, Text) or cell.justify or cell.overflow or cell.no_wrap:
         return None
+    if not cell.spans and not cell.style and "\n" not in cell.plain:
+        return [_line([Segment(cell.plain)] if cell.plain else [], cell.cell_len)]
     return _seg_lines(console, cell)
 
 
-def _pad(line: List[Segment], width: int, how: str = "left") -> List[Segment]:
-    excess = width - Segment.get_line_length(line)
-    if excess <= 0:
-        return list(line)
+def _pad(line: _Line, width: int, how: str = "left", before: int = 0,
+         after: int = 0) -> _Line:
+    """``line`` justified in ``width`` cells (left, right or center), with
+    ``before`` and ``after`` more blank cells around."""
+    excess = width - line.width
+    if excess < 0:
+        excess = 0
     if how == "right":
-        return [Segment(" " * excess)] + line
-    if how == "center":
-        half = excess // 2
-        return ([Segment(" " * half)] if half else []) + line + [Segment(" " * (excess - half))]
-    return line + [Segment(" " * excess)]
+        left, right = excess, 0
+    elif how == "center":
+        left, right = excess // 2, excess - excess // 2
+    else:
+        left, right = 0, excess
+    left += before
+    right += after
+    out = _Line([Segment(" " * left)] if left else [])
+    out.extend(line)
+    if right:
+        out.append(Segment(" " * right))
+    out.width = line.width + left + right
+    return out
 
 
 _RULES = {box.SIMPLE_HEAD: "\u2500"}
 
 
-def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segment]]]:
+def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[_Line]]:
     """The lines of ``tbl`` at its natural width, each padded to it, or None
     when the table uses what is not handled here or does not fit."""
     if (tbl.expand or tbl.width is not None or tbl.min_width is not None or tbl.show_footer
@@ -243,7 +292,8 @@ def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segm
             lines = _text_cells(console, col.header)
             if lines is None:
                 return None
-            cells.append([list(Segment.apply_style(ln, header_style)) for ln in lines])
+            cells.append([_line(Segment.apply_style(ln, header_style), ln.width)
+                          for ln in lines])
         for cell in col._cells:
             lines = _text_cells(console, cell)
             if lines is None:
@@ -252,7 +302,7 @@ def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segm
         cols.append((cells, pl, pr))
     widths = []
     for col, (cells, pl, pr) in zip(tbl.columns, cols):
-        w = max((Segment.get_line_length(ln) for lines in cells for ln in lines), default=0)
+        w = max((ln.width for lines in cells for ln in lines), default=0)
         if col.min_width is not None:
             w = max(w, col.min_width)
         widths.append(max(w + pl + pr, 1) if cells else max_width)
@@ -260,10 +310,10 @@ def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segm
     total = sum(widths) + divider * (ncol - 1)
     if total > max_width:
         return None
-    out: List[List[Segment]] = []
+    out: List[_Line] = []
     if tbl.title is not None:
         title = _seg_lines(console, Text(tbl.title, style="table.title"))
-        if len(title) != 1 or Segment.get_line_length(title[0]) > total:
+        if len(title) != 1 or title[0].width > total:
             return None
         out.append(_pad(title[0], total))
     nrows = len(cols[0][0]) if cols else 0
@@ -274,12 +324,7 @@ def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segm
         for col, (cells, pl, pr), w in zip(tbl.columns, cols, widths):
             lines = []
             for ln in cells[r]:
-                ln = _pad(ln, w - pl - pr, col.justify)
-                if pl:
-                    ln.insert(0, Segment(" " * pl))
-                if pr:
-                    ln.append(Segment(" " * pr))
-                lines.append(ln)
+                lines.append(_pad(ln, w - pl - pr, col.justify, pl, pr))
             blocks.append(lines)
         height = max(len(b) for b in blocks)
         for b, col, w in zip(blocks, tbl.columns, widths):
@@ -291,17 +336,18 @@ def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[List[Segm
                     above = extra // 2
                 else:
                     above = 0
-                b[:0] = [[Segment(" " * w)] for _ in range(above)]
-                b.extend([Segment(" " * w)] for _ in range(extra - above))
+                b[:0] = [_line([Segment(" " * w)], w) for _ in range(above)]
+                b.extend(_line([Segment(" " * w)], w) for _ in range(extra - above))
         for k in range(height):
-            line: List[Segment] = []
+            line = _Line()
             for j, b in enumerate(blocks):
                 if j:
                     line.extend(sep)
                 line.extend(b[k])
+            line.width = total
             out.append(line)
         if header and tbl.box is not None:
-            out.append([Segment(_RULES[tbl.box] * total)])
+            out.append(_line([Segment(_RULES[tbl.box] * total)], total))
     return out
 
 
@@ -337,7 +383,7 @@ class LaidPanel:
             else:
                 return None
             blocks.append(lines)
-        width = max((Segment.get_line_length(ln) for lines in blocks for ln in lines), default=0)
+        width = max((ln.width for lines in blocks for ln in lines), default=0)
         title = self.title.copy()
         title.pad(1)
         width = min(max(width, title.cell_len), inner)
@@ -345,9 +391,8 @@ class LaidPanel:
             return None
         out = []
         for part, lines in zip(self.parts, blocks):
-            if isinstance(part, Text) and any(Segment.get_line_length(ln) > width
-                                              for ln in lines):
-                lines = [list(_segments(console, ln))
+            if isinstance(part, Text) and any(ln.width > width for ln in lines):
+                lines = [_line(_segments(console, ln), ln.cell_len)
                          for ln in part.wrap(console, width, justify="default",
                                              overflow="fold", tab_size=8, no_wrap=False)]
             out.extend(lines)
@@ -373,9 +418,7 @@ class LaidPanel:
         yield new_line
         for ln in lines:
             yield Segment(b.mid_left, border)
-            yield Segment(" ")
-            yield from _pad(ln, width)
-            yield Segment(" ")
+            yield from _pad(ln, width, before=1, after=1)
             yield Segment(b.mid_right, border)
             yield new_line
         yield Segment(b.get_bottom([width + 2]), border)
