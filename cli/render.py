@@ -119,7 +119,22 @@ def hand_text(st: Style, cards, ranking: str, show_jokers: bool) -> Text:
     return t
 
 
+_SEAT_BLOCKS: Dict[tuple, Text] = {}
+
+
 def _seat_block(st: Style, pos: Position, seat: int, show_jokers: bool) -> Text:
+    """A seat's name and hand (a copy of a remembered block: many boards
+    of a file share their small hands)."""
+    key = (st.symbols, seat, seat == pos.turn, tuple(pos.hands[seat]), pos.ranking, show_jokers)
+    block = _SEAT_BLOCKS.get(key)
+    if block is None:
+        if len(_SEAT_BLOCKS) > 4096:
+            _SEAT_BLOCKS.clear()
+        block = _SEAT_BLOCKS[key] = _new_seat_block(st, pos, seat, show_jokers)
+    return block.copy()
+
+
+def _new_seat_block(st: Style, pos: Position, seat: int, show_jokers: bool) -> Text:
     name = SEAT_NAMES[SEATS[seat]]
     head = Text(name, style="bold")
     if seat == pos.turn:
