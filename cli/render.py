@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group
+from rich.segment import Segment
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
 from whist_solve.bench import GENERATED_SETS, SetReport, ratios, time_stats
 from whist_solve.bridge_solver import applies as bs_applies
@@ -118,7 +120,22 @@ def hand_text(st: Style, cards, ranking: str, show_jokers: bool) -> Text:
     return t
 
 
+_SEAT_BLOCKS: Dict[tuple, Text] = {}
+
+
 def _seat_block(st: Style, pos: Position, seat: int, show_jokers: bool) -> Text:
+    """A seat's name and hand (a copy of a remembered block: many boards
+    of a file share their small hands)."""
+    key = (st.symbols, seat, seat == pos.turn, tuple(pos.hands[seat]), pos.ranking, show_jokers)
+    block = _SEAT_BLOCKS.get(key)
+    if block is None:
+        if len(_SEAT_BLOCKS) > 4096:
+            _SEAT_BLOCKS.clear()
+        block = _SEAT_BLOCKS[key] = _new_seat_block(st, pos, seat, show_jokers)
+    return block.copy()
+
+
+def _new_seat_block(st: Style, pos: Position, seat: int, show_jokers: bool) -> Text:
     name = SEAT_NAMES[SEATS[seat]]
     head = Text(name, style="bold")
     if seat == pos.turn:
@@ -153,6 +170,275 @@ def compass(st: Style, pos: Position, show_jokers: bool = False) -> Table:
     grid.add_row(w, _trick_block(st, pos), e)
     grid.add_row("", s, "")
     return grid
+
+
+# --------------------------------------------------------------------------
+# A panel laid out by hand
+#
+# rich lays a Panel of Tables out generically (measuring and rendering every
+# cell several times), which costs milliseconds per board; a file of many
+# small boards spent most of its time there.  LaidPanel draws the same panel
+# from the same parts (Text, and Tables of the simple kind used here) line
+# by line, and hands anything it does not lay out itself (a narrow
+# terminal, an ASCII-only stream, a table feature not used here) to rich.
+
+
+def _segments(console, text: Text):
+    """``text`` as segments, its own style under its spans (as rich joins
+    the lines of a Text before drawing them)."""
+    if text.style:
+        text = text.copy()
+        text.spans = [Span(0, len(text), text.style)] + text.spans
+        text.style = ""
+    return text.render(console, end="")
+
+
+class _Line(list):
+    """One drawn line: its segments, and its width in cells."""
+    __slots__ = ("width",)
+
+
+def _line(segments, width: Optional[int] = None) -> _Line:
+    line = _Line(segments)
+    line.width = Segment.get_line_length(line) if width is None else width
+    return line
+
+
+_DRAWN: Dict[tuple, List[_Line]] = {}     # text -> its lines, for one console
+_DRAWN_FOR: list = [None]
+
+
+def _seg_lines(console, text: Text) -> List[_Line]:
+    """The lines of ``text`` as rich would draw them without wrapping (the
+    same few texts come again and again: remembered; the lines returned
+    are shared and never changed)."""
+    if _DRAWN_FOR[0] is not console or len(_DRAWN) > 4096:
+        _DRAWN.clear()
+        _DRAWN_FOR[0] = console
+    key = (text.plain, text.style, tuple(text.spans))
+    lines = _DRAWN.get(key)
+    if lines is None:
+        lines = _DRAWN[key] = _draw_lines(console, text)
+    return lines
+
+
+def _draw_lines(console, text: Text) -> List[_Line]:
+    if "\n" not in text.plain:
+        return [_line(_segments(console, text), text.cell_len)]
+    widths = [cell_len(part) for part in text.plain.split("\n")]
+    lines = [_line(ln, w) for ln, w in zip(Segment.split_lines(_segments(console, text)), widths)]
+    lines.extend(_line([], 0) for _ in range(len(widths) - len(lines)))
+    return lines
+
+
+def _text_cells(console, cell) -> Optional[List[_Line]]:
+    """A table cell's lines, or None when it is not plain text."""
+    if isinstance(cell, str):
+        if "[" in cell:
+            return None
+        if "\n" not in cell:
+            return [_line([Segment(cell)] if cell else [], cell_len(cell))]
+        cell = Text(cell)
+    if not isinstance(cell, Text) or cell.justify or cell.overflow or cell.no_wrap:
+        return None
+    if not cell.spans and not cell.style and "\n" not in cell.plain:
+        return [_line([Segment(cell.plain)] if cell.plain else [], cell.cell_len)]
+    return _seg_lines(console, cell)
+
+
+def _pad(line: _Line, width: int, how: str = "left", before: int = 0,
+         after: int = 0) -> _Line:
+    """``line`` justified in ``width`` cells (left, right or center), with
+    ``before`` and ``after`` more blank cells around."""
+    excess = width - line.width
+    if excess < 0:
+        excess = 0
+    if how == "right":
+        left, right = excess, 0
+    elif how == "center":
+        left, right = excess // 2, excess - excess // 2
+    else:
+        left, right = 0, excess
+    left += before
+    right += after
+    out = _Line([Segment(" " * left)] if left else [])
+    out.extend(line)
+    if right:
+        out.append(Segment(" " * right))
+    out.width = line.width + left + right
+    return out
+
+
+_RULES = {box.SIMPLE_HEAD: "\u2500"}
+
+
+def _table_lines(console, tbl: Table, max_width: int) -> Optional[List[_Line]]:
+    """The lines of ``tbl`` at its natural width, each padded to it, or None
+    when the table uses what is not handled here or does not fit."""
+    if (tbl.expand or tbl.width is not None or tbl.min_width is not None or tbl.show_footer
+            or tbl.caption is not None or tbl.show_lines or tbl.leading or tbl.row_styles
+            or tbl.style not in (None, "", "none") or tbl.border_style or tbl.show_edge
+            or tbl.pad_edge
+            or (tbl.box is not None and tbl.box not in _RULES)
+            or (tbl.title is not None and (not isinstance(tbl.title, str) or "[" in tbl.title
+                                           or "\n" in tbl.title or tbl.title_style
+                                           or tbl.title_justify != "left"))
+            or any(r.style or r.end_section for r in tbl.rows)):
+        return None
+    top, right, bottom, left = tbl.padding
+    if top or bottom:
+        return None
+    ncol = len(tbl.columns)
+    header_style = console.get_style("table.header")
+    cols = []      # per column: (cells, pad_left, pad_right)
+    for i, col in enumerate(tbl.columns):
+        if (col.width is not None or col.max_width is not None or col.ratio or col.style
+                or col.header_style or col.no_wrap or col.overflow != "ellipsis" or col.footer
+                or col.vertical not in ("top", "middle")):
+            return None
+        pl, pr = left, right
+        if tbl.collapse_padding and i:
+            pl = max(0, pl - pr)
+        if i == 0:
+            pl = 0
+        if i == ncol - 1:
+            pr = 0
+        cells = []
+        if tbl.show_header:
+            lines = _text_cells(console, col.header)
+            if lines is None:
+                return None
+            cells.append([_line(Segment.apply_style(ln, header_style), ln.width)
+                          for ln in lines])
+        for cell in col._cells:
+            lines = _text_cells(console, cell)
+            if lines is None:
+                return None
+            cells.append(lines)
+        cols.append((cells, pl, pr))
+    widths = []
+    for col, (cells, pl, pr) in zip(tbl.columns, cols):
+        w = max((ln.width for lines in cells for ln in lines), default=0)
+        if col.min_width is not None:
+            w = max(w, col.min_width)
+        widths.append(max(w + pl + pr, 1) if cells else max_width)
+    divider = 1 if tbl.box is not None else 0
+    total = sum(widths) + divider * (ncol - 1)
+    if total > max_width:
+        return None
+    out: List[_Line] = []
+    if tbl.title is not None:
+        title = _seg_lines(console, Text(tbl.title, style="table.title"))
+        if len(title) != 1 or title[0].width > total:
+            return None
+        out.append(_pad(title[0], total))
+    nrows = len(cols[0][0]) if cols else 0
+    sep = [Segment(" ")] if divider else []
+    for r in range(nrows):
+        header = tbl.show_header and r == 0
+        blocks = []
+        for col, (cells, pl, pr), w in zip(tbl.columns, cols, widths):
+            lines = []
+            for ln in cells[r]:
+                lines.append(_pad(ln, w - pl - pr, col.justify, pl, pr))
+            blocks.append(lines)
+        height = max(len(b) for b in blocks)
+        for b, col, w in zip(blocks, tbl.columns, widths):
+            extra = height - len(b)
+            if extra:
+                if header:
+                    above = extra
+                elif col.vertical == "middle":
+                    above = extra // 2
+                else:
+                    above = 0
+                b[:0] = [_line([Segment(" " * w)], w) for _ in range(above)]
+                b.extend(_line([Segment(" " * w)], w) for _ in range(extra - above))
+        for k in range(height):
+            line = _Line()
+            for j, b in enumerate(blocks):
+                if j:
+                    line.extend(sep)
+                line.extend(b[k])
+            line.width = total
+            out.append(line)
+        if header and tbl.box is not None:
+            out.append(_line([Segment(_RULES[tbl.box] * total)], total))
+    return out
+
+
+class LaidPanel:
+    """A Panel(Group(*parts), title=..., box=ROUNDED, expand=False) drawn
+    line by line; what rich would draw, without its generic layout."""
+
+    def __init__(self, parts: Sequence, title: Text, border_style: str = "none"):
+        self.parts = list(parts)
+        self.title = title
+        self.border_style = border_style
+
+    def panel(self) -> Panel:
+        return Panel(Group(*self.parts), title=self.title, title_align="left",
+                     box=box.ROUNDED, expand=False, border_style=self.border_style)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.panel())
+
+    def _lines(self, console, max_width: int):
+        inner = max_width - 4          # borders and the panel's padding
+        if inner < 1:
+            return None
+        blocks = []
+        for part in self.parts:
+            if isinstance(part, Table):
+                lines = _table_lines(console, part, inner)
+                if lines is None:
+                    return None
+            elif isinstance(part, Text) and not (part.justify or part.overflow or part.no_wrap):
+                lines = _seg_lines(console, part)
+            else:
+                return None
+            blocks.append(lines)
+        width = max((ln.width for lines in blocks for ln in lines), default=0)
+        title = self.title.copy()
+        title.pad(1)
+        width = min(max(width, title.cell_len), inner)
+        if title.cell_len > width or "\n" in title.plain:
+            return None
+        out = []
+        for part, lines in zip(self.parts, blocks):
+            if isinstance(part, Text) and any(ln.width > width for ln in lines):
+                lines = [_line(_segments(console, ln), ln.cell_len)
+                         for ln in part.wrap(console, width, justify="default",
+                                             overflow="fold", tab_size=8, no_wrap=False)]
+            out.extend(lines)
+        return width, title, out
+
+    def __rich_console__(self, console, options):
+        if options.ascii_only or options.legacy_windows:
+            yield self.panel()
+            return
+        laid = self._lines(console, options.max_width)
+        if laid is None:
+            yield self.panel()
+            return
+        width, title, lines = laid
+        border = console.get_style(self.border_style)
+        b = box.ROUNDED
+        title = Text.assemble(title)       # its own style as a span, as in a Panel's title
+        title.stylize_before(border)
+        yield Segment(b.top_left + b.top, border)
+        yield from title.render(console, end="")
+        yield Segment(b.top * (width - title.cell_len) + b.top + b.top_right, border)
+        new_line = Segment.line()
+        yield new_line
+        for ln in lines:
+            yield Segment(b.mid_left, border)
+            yield from _pad(ln, width, before=1, after=1)
+            yield Segment(b.mid_right, border)
+            yield new_line
+        yield Segment(b.get_bottom([width + 2]), border)
+        yield new_line
 
 
 # --------------------------------------------------------------------------
@@ -356,8 +642,7 @@ def solve_view(st: Style, v: SolveView):
         d = decisions_text(st, v)
         if d is not None:
             parts.append(d)
-    return Panel(Group(*parts), title=Text(v.title, style="bold"), title_align="left",
-                 box=box.ROUNDED, expand=False)
+    return LaidPanel(parts, Text(v.title, style="bold"))
 
 
 # --------------------------------------------------------------------------
@@ -714,7 +999,7 @@ def key_plays_text(st: Style, keys: List[KeyPlay], goal: Goal, solved: bool) -> 
 
 
 def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, solved: bool,
-                title: Optional[str], comment: Optional[str]) -> Panel:
+                title: Optional[str], comment: Optional[str]) -> "LaidPanel":
     """``puzzles``: the goal, the hands, the verdict, the key plays and the
     solution's line, in a panel green (solved) or red."""
     pos = view.pos
@@ -738,8 +1023,7 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
     if title:
         head += f": {title}"
     head += f"  {board.file}"
-    return Panel(Group(*parts), title=Text(head, style="bold"), title_align="left",
-                 box=box.ROUNDED, expand=False, border_style="green" if solved else "red")
+    return LaidPanel(parts, Text(head, style="bold"), "green" if solved else "red")
 
 
 def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = "") -> Text:

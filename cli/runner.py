@@ -171,7 +171,8 @@ class Run:
         """Output for people: pauses the progress bar when both streams
         share the terminal."""
         paused = self._pause()
-        self.out.print(renderable)
+        # A laid-out panel fits the width by construction: no cropping pass.
+        self.out.print(renderable, crop=not isinstance(renderable, render.LaidPanel))
         sys.stdout.flush()
         if paused:
             self._resume()

@@ -15,9 +15,10 @@ def _runner():
         return CliRunner()
 
 
-def run(args, input=None):
-    """whist-solve ARGS..., with `input` as standard input."""
-    return _runner().invoke(app, args, input=input, catch_exceptions=False)
+def run(args, input=None, env=None):
+    """whist-solve ARGS..., with `input` as standard input (and `env` added
+    to the environment)."""
+    return _runner().invoke(app, args, input=input, env=env, catch_exceptions=False)
 
 
 def json_lines(result):
