@@ -155,6 +155,15 @@ class _Aggregate:
                 "mean": _r(_mean(self.sums[j], n)),
                 "stderr": _r(_stderr(self.sums[j], self.squares[j], n))}
 
+    def make(self, j: int, level: int) -> Optional[float]:
+        """The share of the samples in which column ``j`` is at least
+        ``level`` + 6 (books or tricks: the level is made); None before
+        the first sample."""
+        if not self.samples:
+            return None
+        need = level + BOOKS_FOR_LEVEL
+        return sum(c for v, c in self.hists[j].items() if v >= need) / self.samples
+
     def _head(self) -> dict:
         out = {"question": self.question, "samples": self.samples, "seed": self.seed}
         return out
@@ -223,12 +232,6 @@ class BidAggregate(_Aggregate):
 
     def __init__(self, problem: BidQuestion, seed):
         super().__init__(problem, seed, len(problem.options))
-
-    def make(self, j: int, level: int) -> Optional[float]:
-        if not self.samples:
-            return None
-        need = level + BOOKS_FOR_LEVEL
-        return sum(c for b, c in self.hists[j].items() if b >= need) / self.samples
 
     def score_total(self, j: int, level: int) -> int:
         return sum(c * bid_score(level, b) for b, c in self.hists[j].items())
@@ -524,12 +527,6 @@ class TricksAggregate(_Aggregate):
 
     def __init__(self, problem: TricksQuestion, seed):
         super().__init__(problem, seed, len(problem.cells))
-
-    def make(self, j: int, level: int) -> Optional[float]:
-        if not self.samples:
-            return None
-        need = level + BOOKS_FOR_LEVEL
-        return sum(c for v, c in self.hists[j].items() if v >= need) / self.samples
 
     def to_json(self) -> dict:
         out = self._head()
