@@ -34,7 +34,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
                   bid_score, contract_name, min_level)
-from .cards import Position, sort_cards
+from .cards import Position, card_runs, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index
 from .engine import DEFAULT_TT_MB, Solver, engine_card
@@ -318,15 +318,8 @@ def equal_card_groups(hand: Sequence[str], in_play: Iterable[str], trump: Option
         by_suit.setdefault(s, []).append((pw, c))
     groups = []
     for s in sorted(by_suit):
-        cur: List[str] = []
-        for _pw, c in sorted(by_suit[s], key=lambda x: (-x[0], x[1])):
-            if c in mine:
-                cur.append(c)
-            elif cur:
-                groups.append(cur)
-                cur = []
-        if cur:
-            groups.append(cur)
+        ordered = sorted(by_suit[s], key=lambda x: (-x[0], x[1]))
+        groups += card_runs([c for _pw, c in ordered], mine)
     return groups
 
 
