@@ -143,6 +143,14 @@ def values_table(values: Mapping[str, int], ranking: str, side: str) -> str:
     return "".join(rows)
 
 
+def values_and_line(pos: Position, obj: Mapping, side: str, heading: str,
+                    values: bool = True) -> List[str]:
+    """Under ``heading`` the value of each card of the seat to play (unless
+    not ``values``), then one best line: the parts of a solved position."""
+    parts = [f"<h3>{heading}</h3>", values_table(obj["cards"], pos.ranking, side)] if values else []
+    return parts + ["<h3>One best line</h3>", line_table(pos, obj["line"])]
+
+
 def line_table(pos: Position, line: Sequence[str]) -> str:
     """The line trick by trick: the leader, each seat's card (the winner's
     underlined), the winner and the tricks of each side."""
@@ -222,10 +230,8 @@ class HtmlPage:
             parts.append(f"<p><b>{side} take {obj['tricks']} of the {obj['tricks_left']} "
                          f"trick{'s' if obj['tricks_left'] != 1 else ''} left</b> with best play "
                          f"(N-S {obj['ns_tricks']}, E-W {obj['ew_tricks']}).</p>")
-            parts.append(f"<h3>The value of each card of {SEAT_NAMES[SEATS[pos.turn]]}</h3>")
-            parts.append(values_table(obj["cards"], pos.ranking, side))
-            parts.append("<h3>One best line</h3>")
-            parts.append(line_table(pos, obj["line"]))
+            parts += values_and_line(
+                pos, obj, side, f"The value of each card of {SEAT_NAMES[SEATS[pos.turn]]}")
         parts.append("</section>")
         self.sections.append("".join(parts))
 
@@ -296,11 +302,9 @@ class HtmlPage:
                            + (f"; not {bad}" if bad else "")
                            + "</li>")
             sol.append("</ul>")
-        if obj.get("cards"):
-            sol.append(f"<h3>Each card of {SEAT_NAMES[SEATS[pos.turn]]}: tricks of {side}</h3>")
-            sol.append(values_table(obj["cards"], pos.ranking, side))
-        sol.append("<h3>One best line</h3>")
-        sol.append(line_table(pos, obj["line"]))
+        sol += values_and_line(pos, obj, side,
+                               f"Each card of {SEAT_NAMES[SEATS[pos.turn]]}: tricks of {side}",
+                               values=bool(obj.get("cards")))
         sol.append("</section>")
         self.solutions.append("".join(sol))
 

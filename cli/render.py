@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 from rich import box
 from rich.cells import cell_len
@@ -1425,6 +1425,25 @@ def simulate_progress(st: Style, agg, where: str) -> str:
     return out
 
 
+def _sim_verdict(best, say: Callable[[Text], Optional[Text]], what: str) -> Text:
+    """The top of a simulation's view: "No sample solved." when there is no
+    ``best`` option; else what ``say`` writes about the best, then on a line
+    of its own the options within the noise of it (the text ``say``
+    returns) or, when it returns None, that it is clearly ahead."""
+    top = Text()
+    if best is None:
+        top.append("No sample solved.", style="bold red")
+        return top
+    close = say(top)
+    top.append("\n")
+    if close is not None:
+        top.append("Within the noise of it: ", style="yellow")
+        top.append_text(close)
+    else:
+        top.append(f"Clearly ahead of every other {what}.", style="dim")
+    return top
+
+
 def _sim_panel(board, parts) -> Panel:
     return Panel(Group(*parts), title=Text(board_title(board), style="bold"), title_align="left",
                  box=box.ROUNDED, expand=False)
@@ -1608,21 +1627,17 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
     p = agg.problem
     parts: list = [_known_hands_text(st, board), Text("")]
     best = out.get("best")
-    top = Text()
-    if best is None:
-        top.append("No sample solved.", style="bold red")
-    else:
+
+    def say(top: Text) -> Optional[Text]:
         top.append("Recommended bid: ", style="bold")
         top.append(f"{best['bid']} ({best['contract']})", style="bold green")
         top.append(f", expected score {best['score']:+.2f}{_pm(st, best['stderr'])} (95%)")
         close = out.get("close") or []
-        top.append("\n")
-        if close:
-            top.append("Within the noise of it: ", style="yellow")
-            top.append(", ".join(close[:12]) + (f" and {len(close) - 12} more" if len(close) > 12 else ""))
-        else:
-            top.append("Clearly ahead of every other bid.", style="dim")
-    parts.append(top)
+        if not close:
+            return None
+        return Text(", ".join(close[:12]) + (f" and {len(close) - 12} more" if len(close) > 12 else ""))
+
+    parts.append(_sim_verdict(best, say, "bid"))
     parts.append(_sim_head(st, out, f"bidder {SEAT_NAMES[out['bidder']]}; books count the "
                                     "discard's book, best exchange of each deal"))
     keys = [int(k) for o in out["options"] for k in o["hist"]]
@@ -1664,10 +1679,8 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
     cards = out["cards"]
     parts: list = [_known_hands_text(st, board), Text("")]
     best = out.get("best")
-    top = Text()
-    if best is None:
-        top.append("No sample solved.", style="bold red")
-    else:
+
+    def say(top: Text) -> Optional[Text]:
         b = cards[best]
         top.append("Best lead: ", style="bold")
         top.append_text(st.cards([best] + b["equal"]))
@@ -1679,13 +1692,9 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
         if se is not None:
             top.append(f" ({'±' if st.symbols else '+-'}{100 * Z95 * se:.0f}%)")
         close = [c for c, o in cards.items() if o["close"] and c != best and c not in b["equal"]]
-        top.append("\n")
-        if close:
-            top.append("Within the noise of it: ", style="yellow")
-            top.append_text(st.cards(close, ", "))
-        else:
-            top.append("Clearly ahead of every other lead.", style="dim")
-    parts.append(top)
+        return st.cards(close, ", ") if close else None
+
+    parts.append(_sim_verdict(best, say, "lead"))
     parts.append(_sim_head(st, out, f"{out['leader']} leads against {out['contract']} by "
                                     f"{out['declarer']}, who needs {out['need']} tricks"))
     keys = [int(k) for o in cards.values() for k in o["hist"]]

@@ -527,6 +527,26 @@ def measure_set(rep: SetReport, jobs: int = 1, repeat: int = 1, solver=None, dds
         rep.peak_rss_kb = max(r.maxrss_kb for r in rep.results)
 
 
+def _compare_values(rep: SetReport, applies: Callable, solve: Callable, early: dict,
+                    name: str) -> Tuple[list, list, List[dict]]:
+    """Another solver's values and times for the tasks of ``rep`` it
+    ``applies`` to (taken from ``early`` where it has solved them already,
+    else from ``solve(task)``), and one mismatch record, its value under the
+    key ``name``, for each value that differs from ours."""
+    values, times, mismatches = [], [], []
+    for i, (t, r) in enumerate(zip(rep.tasks, rep.results)):
+        if not applies(t):
+            continue
+        vals, secs = early.get(i) or solve(t)
+        values.append(vals)
+        times.append(secs)
+        for key, ours, theirs in zip(t.keys(), r.values, vals):
+            if ours != theirs:
+                mismatches.append({"board": t.label, "what": key, "ranking": t.ranking,
+                                   "ours": ours, name: theirs})
+    return values, times, mismatches
+
+
 def compare_with_dds(reports: List[SetReport], dds, jobs: int = 1, repeat: int = 1,
                      on_message: Optional[Callable[[str], None]] = None) -> int:
     """DDS's values and times for the deals it can express (those it has
@@ -546,17 +566,9 @@ def compare_with_dds(reports: List[SetReport], dds, jobs: int = 1, repeat: int =
             continue
         if jobs > 1 and on_message is not None:
             on_message(f"{rep.name}: DDS on {len(ok)} deal(s)...")
-        rep.dds_values, rep.dds_times = [], []
-        for i, (t, r) in enumerate(zip(rep.tasks, rep.results)):
-            if not t.dds_ok:
-                continue
-            vals, secs = rep.dds_early.get(i) or dds.solve(t, repeat)
-            rep.dds_values.append(vals)
-            rep.dds_times.append(secs)
-            for key, ours, theirs in zip(t.keys(), r.values, vals):
-                if ours != theirs:
-                    rep.mismatches.append({"board": t.label, "what": key, "ranking": t.ranking,
-                                           "ours": ours, "dds": theirs})
+        rep.dds_values, rep.dds_times, found = _compare_values(
+            rep, lambda t: t.dds_ok, lambda t: dds.solve(t, repeat), rep.dds_early, "dds")
+        rep.mismatches.extend(found)
         if rep.mismatches:
             status = 1
     return status
@@ -587,17 +599,9 @@ def compare_with_bridge_solver(reports: List[SetReport], bs, jobs: int = 1, repe
                            "solve them; not compared")
         if jobs > 1 and on_message is not None:
             on_message(f"{rep.name}: bridge-solver on {len(ok)} deal(s)...")
-        rep.bs_values, rep.bs_times = [], []
-        for i, (t, r) in enumerate(zip(rep.tasks, rep.results)):
-            if not bs_applies(t):
-                continue
-            vals, secs = rep.bs_early.get(i) or bs.best_of(t, repeat)
-            rep.bs_values.append(vals)
-            rep.bs_times.append(secs)
-            for key, ours, theirs in zip(t.keys(), r.values, vals):
-                if ours != theirs:
-                    rep.bs_mismatches.append({"board": t.label, "what": key, "ranking": t.ranking,
-                                              "ours": ours, "bridge_solver": theirs})
+        rep.bs_values, rep.bs_times, found = _compare_values(
+            rep, bs_applies, lambda t: bs.best_of(t, repeat), rep.bs_early, "bridge_solver")
+        rep.bs_mismatches.extend(found)
         if rep.bs_mismatches:
             status = 1
     return status

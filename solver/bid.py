@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
-from .cards import (JOKERS, Position, effective_suit, format_hand, parse_card, power,
+from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
                     sort_cards)
 from .dealing import random_deal
 from .errors import WhistError
@@ -403,23 +403,6 @@ class _Suit:
         self.choices = choices      # [(size, worth, cards tuple, powers of the cards kept)]
 
 
-def _runs_of_suit(pool: set, others: set, cards: list) -> List[List[str]]:
-    """Runs of the bidder's cards, best first, in ``cards`` (one suit,
-    highest first)."""
-    runs: List[List[str]] = []
-    cur: List[str] = []
-    for c in cards:
-        if c in pool:
-            cur.append(c)
-        elif c in others:
-            if cur:
-                runs.append(cur)
-                cur = []
-    if cur:
-        runs.append(cur)
-    return runs
-
-
 def _worth(kept: Sequence[str], s: str, is_trump: bool, nt: bool, above: dict) -> float:
     """A rough count of the tricks the kept cards of one suit bring (used
     only to order the search: the result never depends on it).  ``kept`` is
@@ -463,7 +446,7 @@ def _suits(hands, bidder, pool: list, strain: str, ranking: str) -> List[_Suit]:
         if s == "J":
             runs = [[c for c in cards if c in pool_set]] if any(c in pool_set for c in cards) else []
         else:
-            runs = _runs_of_suit(pool_set, others, cards)
+            runs = card_runs(cards, pool_set, others)
         # opponents' cards above each card of the suit
         above = {}
         n_above = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, TypeVar, Union
 
 from .cards import (Position, format_hand, full_deck, is_joker, parse_card, parse_hand,
                     sort_cards, trick_winner_offset)
@@ -24,6 +24,8 @@ __all__ = ["Board", "format_deal", "UnknownHands", "PartialDeal"]
 
 # Tags whose values stand for "unknown / not applicable" in real files.
 _UNKNOWN_VALUES = ("", "?")
+
+_T = TypeVar("_T")
 
 
 # ---------------------------------------------------------------------------
@@ -250,14 +252,20 @@ class Board:
     def _err(self, message: str) -> WhistError:
         return WhistError(f"board {self.label}: {message}")
 
-    def _seat_tag(self, name: str) -> Optional[int]:
+    def _parsed_tag(self, name: str, parse: Callable[[str], _T]) -> Optional[_T]:
+        """The tag ``name`` read by ``parse``, or None when absent; a value
+        ``parse`` refuses is a "bad <name> tag" error on this board."""
         value = self.tag(name)
         if value is None:
             return None
         try:
-            return parse_seat(value.lstrip("^"))  # "^S": declarer/dummy swapped
+            return parse(value)
         except WhistError as e:
             raise self._err(f"bad {name} tag: {e}") from None
+
+    def _seat_tag(self, name: str) -> Optional[int]:
+        # "^S": declarer/dummy swapped
+        return self._parsed_tag(name, lambda value: parse_seat(value.lstrip("^")))
 
     @property
     def label(self) -> str:
@@ -328,13 +336,7 @@ class Board:
     def unseen(self) -> Optional[list[str]]:
         """The Unseen tag's cards (a hand ``S.H.D.C[.J]`` or card names), or
         None."""
-        value = self.tag("Unseen")
-        if value is None:
-            return None
-        try:
-            return _parse_card_list(value)
-        except WhistError as e:
-            raise self._err(f"bad Unseen tag: {e}") from None
+        return self._parsed_tag("Unseen", _parse_card_list)
 
     def constraint_tags(self) -> list[str]:
         """The Constraint tag's expression ([] when absent); parsed by the
@@ -437,13 +439,7 @@ class Board:
         return side, tricks
 
     def contract(self) -> Optional[Contract]:
-        value = self.tag("Contract")
-        if value is None:
-            return None
-        try:
-            return parse_contract(value)
-        except WhistError as e:
-            raise self._err(f"bad Contract tag: {e}") from None
+        return self._parsed_tag("Contract", parse_contract)
 
     def game(self) -> str:
         """'classic' or 'bid': the Variant tag, else 'bid' when the deal has

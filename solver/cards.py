@@ -20,7 +20,7 @@ __all__ = [
     "CardError", "PositionError", "WhistError", "RANKINGS", "SEATS", "STRAINS", "SUIT_SYMBOLS",
     "SUITS", "RANKS", "JOKERS", "seat_index", "side_of", "parse_card", "is_joker", "full_deck",
     "effective_suit", "power", "sort_key", "sort_cards", "led_suit", "legal_cards",
-    "trick_winner_offset", "format_hand", "parse_hand", "Position",
+    "trick_winner_offset", "format_hand", "parse_hand", "card_runs", "Position",
 ]
 
 RANKS = "23456789TJQKA"
@@ -94,6 +94,24 @@ def sort_key(card: str, ranking: str = "up") -> tuple:
     if card in JOKERS:
         return (4, 0 if card == "JH" else 1)
     return (SUITS.index(card[0]), -power(card, None, ranking))
+
+
+def card_runs(cards: Iterable[str], mine: set, others: Optional[set] = None) -> list[list[str]]:
+    """The runs of ``mine`` in ``cards`` (one suit, highest first): a card of
+    ``mine`` extends the current run, a card of ``others`` (by default any
+    card not in ``mine``) ends it, any other card is passed over."""
+    runs: list[list[str]] = []
+    cur: list[str] = []
+    for c in cards:
+        if c in mine:
+            cur.append(c)
+        elif others is None or c in others:
+            if cur:
+                runs.append(cur)
+                cur = []
+    if cur:
+        runs.append(cur)
+    return runs
 
 
 def sort_cards(cards: Iterable[str], ranking: str = "up") -> list[str]:

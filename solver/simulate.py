@@ -34,7 +34,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
                   bid_score, contract_name, min_level)
-from .cards import Position, sort_cards
+from .cards import Position, card_runs, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index
 from .engine import DEFAULT_TT_MB, Solver, engine_card
@@ -155,6 +155,15 @@ class _Aggregate:
                 "mean": _r(_mean(self.sums[j], n)),
                 "stderr": _r(_stderr(self.sums[j], self.squares[j], n))}
 
+    def make(self, j: int, level: int) -> Optional[float]:
+        """The share of the samples in which column ``j`` is at least
+        ``level`` + 6 (books or tricks: the level is made); None before
+        the first sample."""
+        if not self.samples:
+            return None
+        need = level + BOOKS_FOR_LEVEL
+        return sum(c for v, c in self.hists[j].items() if v >= need) / self.samples
+
     def _head(self) -> dict:
         out = {"question": self.question, "samples": self.samples, "seed": self.seed}
         return out
@@ -223,12 +232,6 @@ class BidAggregate(_Aggregate):
 
     def __init__(self, problem: BidQuestion, seed):
         super().__init__(problem, seed, len(problem.options))
-
-    def make(self, j: int, level: int) -> Optional[float]:
-        if not self.samples:
-            return None
-        need = level + BOOKS_FOR_LEVEL
-        return sum(c for b, c in self.hists[j].items() if b >= need) / self.samples
 
     def score_total(self, j: int, level: int) -> int:
         return sum(c * bid_score(level, b) for b, c in self.hists[j].items())
@@ -315,15 +318,8 @@ def equal_card_groups(hand: Sequence[str], in_play: Iterable[str], trump: Option
         by_suit.setdefault(s, []).append((pw, c))
     groups = []
     for s in sorted(by_suit):
-        cur: List[str] = []
-        for _pw, c in sorted(by_suit[s], key=lambda x: (-x[0], x[1])):
-            if c in mine:
-                cur.append(c)
-            elif cur:
-                groups.append(cur)
-                cur = []
-        if cur:
-            groups.append(cur)
+        ordered = sorted(by_suit[s], key=lambda x: (-x[0], x[1]))
+        groups += card_runs([c for _pw, c in ordered], mine)
     return groups
 
 
@@ -524,12 +520,6 @@ class TricksAggregate(_Aggregate):
 
     def __init__(self, problem: TricksQuestion, seed):
         super().__init__(problem, seed, len(problem.cells))
-
-    def make(self, j: int, level: int) -> Optional[float]:
-        if not self.samples:
-            return None
-        need = level + BOOKS_FOR_LEVEL
-        return sum(c for v, c in self.hists[j].items() if v >= need) / self.samples
 
     def to_json(self) -> dict:
         out = self._head()

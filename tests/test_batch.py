@@ -23,6 +23,7 @@ from whist_solve.cards import WhistError, full_deck
 from whist_solve.engine import dd_table
 
 from support.cluster import wait_workers as _wait_workers
+from support.procs import pool_children
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -254,15 +255,7 @@ def test_pool_workers_end_with_their_parent(tmp_path, sig):
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=str(tmp_path))
     try:
-        parent = psutil.Process(proc.pid)
-        deadline = time.monotonic() + 30
-        children = []
-        while len(children) < 2:
-            assert time.monotonic() < deadline, "the pool did not start"
-            time.sleep(0.1)
-            children = parent.children(recursive=True)
-        time.sleep(0.3)                              # the workers are in their tasks
-        children = parent.children(recursive=True)
+        children = pool_children(psutil, proc.pid)      # the workers are in their tasks
         proc.send_signal(getattr(signal, sig))
         proc.wait(timeout=30)
         gone, alive = psutil.wait_procs(children, timeout=10)

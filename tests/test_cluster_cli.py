@@ -16,6 +16,7 @@ import pytest
 
 from support.cli_run import board, run
 from support.cluster import wait_workers
+from support.procs import pool_children
 from support import BENCH_DATA, TEST_DATA
 from whist_solve.cards import full_deck
 from whist_solve.dealing import shuffled_deck, split_deck
@@ -162,15 +163,7 @@ def test_signal_leaves_no_process_behind(tmp_path, sig, status, message):
     proc = subprocess.Popen(CLI + ["table", str(deals), "--json", "--jobs", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        parent = psutil.Process(proc.pid)
-        deadline = time.monotonic() + 30
-        children = []
-        while len(children) < 2:
-            assert time.monotonic() < deadline, "the pool did not start"
-            time.sleep(0.1)
-            children = parent.children(recursive=True)
-        time.sleep(0.3)
-        children = parent.children(recursive=True)
+        children = pool_children(psutil, proc.pid)      # the workers are in their tasks
         proc.send_signal(getattr(signal, sig))
         err = proc.communicate(timeout=30)[1]
         assert proc.returncode == status

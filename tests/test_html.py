@@ -73,12 +73,17 @@ def hand_lines(hand_pbn):
     return out
 
 
-def test_solve_html(tmp_path):
-    page_path = tmp_path / "solve.html"
-    r = run(["solve", EXAMPLE, "--json", "--html", str(page_path)])
+def _run_html(tmp_path, name, args):
+    """Run ``args`` with ``--json --html tmp_path/name``: it succeeds; its
+    JSON lines and the parsed page."""
+    page_path = tmp_path / name
+    r = run(args + ["--json", "--html", str(page_path)])
     assert r.exit_code == 0, r.stderr
-    objs = json_lines(r)
-    p = parse(page_path)
+    return json_lines(r), parse(page_path)
+
+
+def test_solve_html(tmp_path):
+    objs, p = _run_html(tmp_path, "solve.html", ["solve", EXAMPLE])
     # the red suits are red
     assert re.search(r"\.h, \.d \{ color: #c00", p.raw)
     for obj in objs:
@@ -99,11 +104,7 @@ def test_solve_html(tmp_path):
 
 
 def test_table_html(tmp_path):
-    page_path = tmp_path / "table.html"
-    r = run(["table", EXAMPLE, "--json", "--ranking", "both", "--html", str(page_path)])
-    assert r.exit_code == 0, r.stderr
-    p = parse(page_path)
-    objs = json_lines(r)
+    objs, p = _run_html(tmp_path, "table.html", ["table", EXAMPLE, "--ranking", "both"])
     assert "uptown" in p.all_text and "downtown" in p.all_text
     # every value of the first board's table, in the order of the page
     body = p.raw.split("Board 1")[1].split("<section")[0]
@@ -116,11 +117,7 @@ def test_table_html(tmp_path):
 
 
 def test_puzzles_booklet(tmp_path):
-    page_path = tmp_path / "book.html"
-    r = run(["puzzles", PUZZLES, "--json", "--html", str(page_path)])
-    assert r.exit_code == 0, r.stderr
-    objs = json_lines(r)
-    p = parse(page_path)
+    objs, p = _run_html(tmp_path, "book.html", ["puzzles", PUZZLES])
     text = p.all_text
     # the problems first, then the solutions, on a new page when printed
     assert text.index("Problems") < text.index("Solutions")

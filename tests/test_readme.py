@@ -132,10 +132,19 @@ def test_solve_panel_of_board_4_is_as_shown(scratch):
     assert _panel(r.stdout, "Board 4") == shown
 
 
+def _board_4_json(scratch, command):
+    """The fourth JSON line (board 4) that ``command`` prints."""
+    return json.loads(shell(scratch, command).stdout.splitlines()[3])
+
+
+def _shown_json(key):
+    """The README's first JSON block holding ``key``."""
+    return next(json.loads(b) for b in blocks("json") if key in b)
+
+
 def test_solve_json_of_board_4_is_as_shown(scratch):
-    r = shell(scratch, "whist-solve examples/deal.pbn --json")
-    actual = json.loads(r.stdout.splitlines()[3])
-    shown = next(json.loads(b) for b in blocks("json") if '"line"' in b)
+    actual = _board_4_json(scratch, "whist-solve examples/deal.pbn --json")
+    shown = _shown_json('"line"')
     assert actual == shown
 
 
@@ -146,9 +155,9 @@ def test_tables_of_board_4_are_as_shown(scratch):
     shown = _readme_block("Uptown (up)").splitlines()
     start = inner.index("Uptown (up)")
     assert inner[start:start + len(shown)] == shown
-    r = shell(scratch, "whist-solve table --ranking both --strain NT,S examples/deal.pbn --json")
-    table = json.loads(r.stdout.splitlines()[3])
-    shown_json = next(json.loads(b) for b in blocks("json") if '"tricks_total"' in b)
+    table = _board_4_json(scratch,
+                          "whist-solve table --ranking both --strain NT,S examples/deal.pbn --json")
+    shown_json = _shown_json('"tricks_total"')
     assert table == shown_json
 
 

@@ -4,7 +4,8 @@ which imports nothing from whist_solve), Hypothesis strategies of positions
 command line run in-process (``cli_run``), DDS through endplay
 (``dds_helpers``; importing it skips the test module when endplay is not
 installed), the node-count signature (``signature``), a real Dask cluster
-(``cluster``) and the markers for optional dependencies (``needs_dds``)."""
+(``cluster``), the process-pool watch (``procs``) and the markers for
+optional dependencies (``needs_dds``)."""
 import importlib.util
 from pathlib import Path
 
