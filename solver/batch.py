@@ -462,9 +462,37 @@ def _end_pool(pool, ok: bool) -> None:
             pass
 
 
+def _guard_pool_exit_hook() -> None:
+    """Make concurrent.futures' exit hook safe against a race of its own.
+
+    At interpreter exit the hook wakes each pool's manager thread by
+    writing to a pipe, outside the pool's lock; when the manager thread is
+    closing that pipe at the same moment (a pool ended early by Ctrl-C,
+    SIGTERM or SIGHUP, on a loaded machine), the write fails with EBADF and
+    Python prints "Exception ignored in: <module 'threading'>" with a
+    traceback.  A wake-up of a thread whose pipe is already closed has
+    nothing to do, so that error is dropped."""
+    from concurrent.futures import process as _process
+    wakeup_class = getattr(_process, "_ThreadWakeup", None)
+    if wakeup_class is None or getattr(wakeup_class, "_whist_guarded", False):
+        return
+    original = wakeup_class.wakeup
+
+    def wakeup(self):
+        try:
+            original(self)
+        except (OSError, ValueError):
+            pass
+
+    wakeup_class.wakeup = wakeup
+    wakeup_class._whist_guarded = True
+
+
 def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
+
+    _guard_pool_exit_hook()
 
     workers = pool_workers(backend.jobs, items, chunk)
     sizer = _Sizer(chunk)
