@@ -367,16 +367,22 @@ class Board:
                                 f"turned-up card stays in the dealer's ({SEATS[dealer]})")
         if known[dealer] is not None and card not in known[dealer]:
             raise self._err(f"the TrumpCard {card} is not in the dealer's ({SEATS[dealer]}) hand")
-        value = self.tag("Trump")
-        if value is not None:
-            try:
-                strain = parse_strain(value)
-            except WhistError as e:
-                raise self._err(f"bad Trump tag: {e}") from None
-            if strain != card[0]:
-                raise self._err(f"the TrumpCard {card} makes {card[0]} trumps, "
-                                f"but the Trump tag says {strain}")
+        strain = self._trump_tag()
+        if strain is not None and strain != card[0]:
+            raise self._err(f"the TrumpCard {card} makes {card[0]} trumps, "
+                            f"but the Trump tag says {strain}")
         return card
+
+    def _trump_tag(self) -> Optional[str]:
+        """The Trump tag's strain ('S', 'H', 'D', 'C' or 'NT'), None
+        without the tag."""
+        value = self.tag("Trump")
+        if value is None:
+            return None
+        try:
+            return parse_strain(value)
+        except WhistError as e:
+            raise self._err(f"bad Trump tag: {e}") from None
 
     def partial_deal(self) -> PartialDeal:
         """What the board tells a simulation (see :class:`PartialDeal`).
@@ -465,13 +471,8 @@ class Board:
         if override is not None:
             strain = parse_strain(override)
         else:
-            value = self.tag("Trump")
-            if value is not None:
-                try:
-                    strain = parse_strain(value)
-                except WhistError as e:
-                    raise self._err(f"bad Trump tag: {e}") from None
-            else:
+            strain = self._trump_tag()
+            if strain is None:
                 contract = self.contract()
                 if contract is None and self.tag("TrumpCard") is not None:
                     return self.trump_card()[0]
