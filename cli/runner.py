@@ -283,18 +283,6 @@ class Run:
                     yield where, board
                     self.advance()
 
-    def each_board(self, files, tt_mb: int, handle) -> None:
-        """`handle(solver, where, board)` for every board read without
-        problems, one after the other, with one solver made at the first
-        board; a board's failure is reported and the next board goes on."""
-        solver = None
-        with self.interruptible():
-            for where, board in self.boards(files):
-                with self.guard(where, board):
-                    if solver is None:
-                        solver = make_solver(tt_mb)
-                    handle(solver, where, board)
-
     # ---- batches (--jobs, --scheduler) ---------------------------------
 
     def backend(self, jobs: Optional[int] = 1, scheduler: Optional[str] = None) -> Backend:
