@@ -20,20 +20,24 @@ class TableMemoryError(WhistError):
     """The transposition table asked for does not fit in the memory."""
 
 
+def _proc_mb(path: str, key: str) -> Optional[float]:
+    """The ``key: N kB`` line of a /proc file in MB, None when unreadable."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def available_memory_mb() -> Optional[float]:
     """The memory a new table may take, in MB: the system's available
     memory (MemAvailable of /proc/meminfo, else the free physical pages),
     less what the address-space limit (RLIMIT_AS) leaves when one is set;
     None when unknown."""
-    avail = None
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    avail = int(line.split()[1]) / 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
+    avail = _proc_mb("/proc/meminfo", "MemAvailable:")
     if avail is None:
         try:
             avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / _MB
@@ -43,15 +47,7 @@ def available_memory_mb() -> Optional[float]:
         import resource
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
-            used = 0.0
-            try:
-                with open("/proc/self/status") as f:
-                    for line in f:
-                        if line.startswith("VmSize:"):
-                            used = int(line.split()[1]) / 1024
-                            break
-            except (OSError, ValueError, IndexError):
-                pass
+            used = _proc_mb("/proc/self/status", "VmSize:") or 0.0
             room = max(0.0, soft / _MB - used)
             avail = room if avail is None else min(avail, room)
     except (ImportError, ValueError, OSError):
