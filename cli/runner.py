@@ -456,12 +456,29 @@ def worker_threads(threads: Optional[int], backend: Backend) -> int:
     return cpus
 
 
+class Parts(tuple):
+    """Prepared work made of independent parts (the rows of a table):
+    :func:`map_prepared` sends each part as an item of its own, so that a
+    long board is shared among the workers and the last boards of a run do
+    not leave all but one of them idle, and gives back the list of the
+    parts' results (or the first part's exception, if one failed).  At
+    least one part."""
+
+    def __new__(cls, parts):
+        parts = tuple.__new__(cls, parts)
+        if not parts:
+            raise ValueError("Parts needs at least one part")
+        return parts
+
+
 def map_prepared(run: Run, files, prepare, work, backend, tt_mb: int,
                  chunk: Optional[int] = None):
     """Read the boards, prepare each (errors are reported per board), run
     `work(solver, prepared)` on `backend` (a Backend, or a number of
     processes) and yield (where, board, prepared, result) in the files'
-    order; a failed work item's exception comes back as its result."""
+    order; a failed work item's exception comes back as its result.  A
+    board prepared as :class:`Parts` has each part run as an item and gets
+    the list of their results."""
     if not isinstance(backend, Backend):
         backend = make_backend(backend, None, run)
     queue: deque = deque()
@@ -473,8 +490,15 @@ def map_prepared(run: Run, files, prepare, work, backend, tt_mb: int,
                 prepared = prepare(board)
             if prepared is not None:
                 queue.append((where, board, prepared))
-                yield prepared
+                if isinstance(prepared, Parts):
+                    yield from prepared
+                else:
+                    yield prepared
 
-    for result in run.map(work, items(), backend, tt_mb, chunk=chunk):
+    results = run.map(work, items(), backend, tt_mb, chunk=chunk)
+    for result in results:
         where, board, prepared = queue.popleft()
+        if isinstance(prepared, Parts):
+            got = [result] + [next(results) for _ in range(len(prepared) - 1)]
+            result = next((r for r in got if isinstance(r, Exception)), got)
         yield where, board, prepared, result

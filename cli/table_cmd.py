@@ -28,7 +28,7 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       strains_option, table_ranking_option)
-from .runner import Repeat, Repeats, Run, board_json, map_prepared, worker_threads
+from .runner import Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -67,6 +67,9 @@ def table(
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
     n_threads = worker_threads(threads, backend)
+    # Deals on workers of one thread each: the rows go out one by one, so
+    # that the run does not end on one worker finishing a long deal alone.
+    split = backend.kind != "inline" and n_threads == 1
     started = time.monotonic()
     writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
     if writer is not None:
@@ -83,11 +86,18 @@ def table(
         board.game()   # a bad Variant tag, or jokers in classic whist
         # Validates the deal (duplicates, unequal hands) with the rules model.
         Position.make(hands, None, "up", 0)
-        return repeats.item(_deal_key(hands), (hands, strains, rankings, n_threads, tt_mb))
+        if split:
+            # one item per row, so that the workers share a long deal
+            item = Parts((hands, (s,), (r,), 1, tt_mb) for s in strains for r in rankings)
+        else:
+            item = (hands, strains, rankings, n_threads, tt_mb)
+        return repeats.item(_deal_key(hands), item)
 
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, table_work, backend, tt_mb):
             with run.guard(where, board):
+                if isinstance(item, Parts) and not isinstance(result, Exception):
+                    result = _merge_rows(result)
                 result = repeats.answer(_deal_key(board.hands), item, result)
                 if isinstance(result, Exception):
                     raise result
@@ -111,6 +121,15 @@ def table_work(solver, item):
     hands, strains, rankings, threads, tt_mb = item
     return dd_table(hands, strains=strains, rankings=rankings, solver=solver, threads=threads,
                     tt_mb=tt_mb)
+
+
+def _merge_rows(rows) -> dict:
+    """The table of a deal from the one-row tables of its parts."""
+    table: dict = {}
+    for row in rows:
+        for strain, by_ranking in row.items():
+            table.setdefault(strain, {}).update(by_ranking)
+    return table
 
 
 def _deal_key(hands):

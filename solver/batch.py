@@ -35,9 +35,11 @@ items so that a task lasts about ``AUTO_TASK_SECONDS``; the results still
 come back one per item, in input order.
 
 **Streaming.**  At most ``window`` tasks per worker thread (default: 2 on
-the pool, 4 on Dask) are in flight: the
-first result is yielded as soon as it is ready and a long input is never read
-ahead in full.
+the pool, 4 on Dask) are running or queued, and the next task is submitted
+as soon as any of them ends, not only the oldest (a long task at the head
+of the input does not leave the other workers idle); the results wait, in
+a bounded backlog, for their turn.  The first result is yielded as soon as
+it is ready and a long input is never read ahead in full.
 
 **Errors.**  An exception raised by ``func`` for one item is yielded in that
 item's place (``return_exceptions=True``, the default) as the same type with
@@ -126,6 +128,9 @@ MAX_AUTO_CHUNK = 256          # items per task at most when sizing automatically
 # when it ends one.  Dask needs more to hide the scheduler's round trip (4
 # halves the overhead of empty tasks against 2).
 WINDOW = {"pool": 2, "dask": 4}
+# Tasks held at most, finished or running, as a multiple of the tasks in
+# flight: room for the results that wait for a long task ahead of them.
+BACKLOG = 16
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
 
 
@@ -320,22 +325,36 @@ class _Sizer:
 def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, float]],
             items: Iterable[Any], sizer: _Sizer, limit: int, return_exceptions: bool
             ) -> Iterator[Any]:
-    """The ordered, bounded loop shared by the pool and Dask: submit chunks
-    while fewer than ``limit`` tasks are in flight, yield the oldest task's
-    results item by item."""
+    """The ordered, bounded loop shared by the pool and Dask: keep ``limit``
+    tasks running, submitting the next chunk as soon as any task ends (not
+    only the oldest: a long task at the head must not leave the other
+    workers idle), and yield the oldest task's results item by item.  At
+    most ``BACKLOG * limit`` tasks are held, finished or not."""
     it = iter(items)
-    pending: deque = deque()
+    pending: deque = deque()        # (future, items) in input order
+    ended = threading.Event()       # set when any task ends
     exhausted = False
     while True:
-        while not exhausted and len(pending) < limit:
+        running = [f for f, _ in pending if not f.done()]
+        while not exhausted and len(running) < limit and len(pending) < BACKLOG * limit:
             block = list(islice(it, sizer.size()))
             if not block:
                 exhausted = True
                 break
-            pending.append((submit(block), len(block)))
+            fut = submit(block)
+            fut.add_done_callback(lambda _f: ended.set())
+            pending.append((fut, len(block)))
+            running.append(fut)
         if not pending:
             return
-        fut, n = pending.popleft()
+        fut, n = pending[0]
+        if not fut.done() and not exhausted and len(pending) < BACKLOG * limit:
+            # every slot busy: when a task ends, submit the next (the
+            # timeout only bounds a missed wake-up; the loop looks again)
+            ended.wait(0.5)
+            ended.clear()
+            continue
+        pending.popleft()           # then wait for the oldest task (if it still runs)
         results, seconds = wait(fut, n)
         sizer.record(n, seconds)
         for ok, value in results:

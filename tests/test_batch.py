@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from whist_solve import batch
 from whist_solve.batch import (BatchError, SolverUnavailable, backend_for, chunked,
                                pool_workers, run_map)
 from whist_solve.cards import WhistError, full_deck
@@ -127,8 +128,36 @@ def test_generator_input_is_streamed():
 
     it = run_map(_table, gen(), backend_for(jobs=2), chunk=2, window=1)
     next(it)
-    assert len(seen) <= 2 * 2 * 1 + 2          # workers * chunk * window, and one more chunk
+    # the tasks held (running, or finished and waiting for the first) times
+    # the chunk, and one more chunk: far from the whole input
+    assert len(seen) <= batch.BACKLOG * 2 * 1 * 2 + 2 < 200
     it.close()
+
+
+def _wait_for_later(solver, item):
+    """Item 0 waits (up to 60 s) for the file that item ``later`` writes:
+    it sees it only if that item was sent to a worker while item 0 ran."""
+    i, later, path = item
+    if i == later:
+        open(path, "w").close()
+    elif i == 0:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            if os.path.exists(path):
+                return True
+            time.sleep(0.01)
+        return False
+    return i
+
+
+def test_long_head_task_does_not_hold_the_other_workers(tmp_path):
+    # 2 workers, tasks of one item, 4 in flight: item 12 is reached only if
+    # the next task is sent whenever any task ends, not only the oldest
+    flag = str(tmp_path / "reached")
+    items = [(i, 12, flag) for i in range(20)]
+    out = list(run_map(_wait_for_later, items, backend_for(jobs=2), chunk=1, window=2))
+    assert out[0] is True
+    assert out[1:12] == list(range(1, 12)) and out[13:] == list(range(13, 20))
 
 
 def test_chunked():

@@ -126,7 +126,11 @@ def test_worker_killed_mid_run(cluster, tmp_path):
                             stderr=subprocess.PIPE, text=True)
     first = proc.stdout.readline()               # the run is going: kill a worker
     os.kill(pids[0], signal.SIGKILL)
-    rest, err = proc.communicate(timeout=120)
+    # read on from the pipe's buffer (communicate() would skip what
+    # readline() has already buffered past the first line)
+    rest = proc.stdout.read()
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
     assert proc.returncode == 0, err
     assert first + rest == expected
     wait_workers(client)                         # the nanny starts a new worker
