@@ -328,36 +328,53 @@ def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, flo
     """The ordered, bounded loop shared by the pool and Dask: keep ``limit``
     tasks running, submitting the next chunk as soon as any task ends (not
     only the oldest: a long task at the head must not leave the other
-    workers idle), and yield the oldest task's results item by item.  At
-    most ``BACKLOG * limit`` tasks are held, finished or not."""
+    workers idle), collect each task's results when it ends (its time sizes
+    the next chunks), and yield the oldest task's results item by item.  At
+    most ``BACKLOG * limit`` tasks are held, running or collected."""
     it = iter(items)
-    pending: deque = deque()        # (future, items) in input order
+    pending: deque = deque()        # [future, items, results or None] in input order
     ended = threading.Event()       # set when any task ends
     exhausted = False
+
+    def collect(task):
+        try:
+            task[2], seconds = wait(task[0], task[1])
+            sizer.record(task[1], seconds)
+        except BatchError as e:     # raised when the task's turn comes
+            task[2] = e
+
     while True:
-        running = [f for f, _ in pending if not f.done()]
-        while not exhausted and len(running) < limit and len(pending) < BACKLOG * limit:
+        running = 0
+        for task in pending:
+            if task[2] is None:
+                if task[0].done():
+                    collect(task)
+                else:
+                    running += 1
+        while not exhausted and running < limit and len(pending) < BACKLOG * limit:
             block = list(islice(it, sizer.size()))
             if not block:
                 exhausted = True
                 break
             fut = submit(block)
             fut.add_done_callback(lambda _f: ended.set())
-            pending.append((fut, len(block)))
-            running.append(fut)
+            pending.append([fut, len(block), None])
+            running += 1
         if not pending:
             return
-        fut, n = pending[0]
-        if not fut.done() and not exhausted and len(pending) < BACKLOG * limit:
-            # every slot busy: when a task ends, submit the next (the
-            # timeout only bounds a missed wake-up; the loop looks again)
-            ended.wait(0.5)
-            ended.clear()
-            continue
-        pending.popleft()           # then wait for the oldest task (if it still runs)
-        results, seconds = wait(fut, n)
-        sizer.record(n, seconds)
-        for ok, value in results:
+        head = pending[0]
+        if head[2] is None:
+            if not exhausted and len(pending) < BACKLOG * limit:
+                # every slot busy: when a task ends, collect it and submit
+                # the next (the timeout only bounds a missed wake-up)
+                ended.wait(0.5)
+                ended.clear()
+                continue
+            collect(head)           # nothing else to do: wait for the oldest
+        pending.popleft()
+        if isinstance(head[2], BatchError):
+            raise head[2]
+        for ok, value in head[2]:
             if not ok and not return_exceptions:
                 raise value
             yield value
