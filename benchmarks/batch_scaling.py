@@ -2,6 +2,7 @@
 ``--jobs N``, a Dask cluster, and one deal on several threads.
 
     python benchmarks/batch_scaling.py deals [--deals FILE | --random SEED COUNT] [--rounds 3]
+    python benchmarks/batch_scaling.py simulate [FILE] [--board lead] [--count 600] [--rounds 3]
     python benchmarks/batch_scaling.py threads FILE [--rounds 5]
     python benchmarks/batch_scaling.py critical FILE...
 
@@ -12,6 +13,10 @@ runs and stopped after them), the runs interleaved round by round; each run
 is a fresh ``whist-solve`` process, timed whole (start-up, reading, solving,
 printing).  The outputs must be byte-identical.  Targets (issue #12): the
 cluster within 10% of ``--jobs N``, both at least 1.7x one process (N = 2).
+
+``simulate``: the same three places for ``simulate FILE --board B --count
+N --json`` (default: the lead problem of ``examples/simulate.pbn``, 600
+samples).
 
 ``threads``: ``table FILE --json --threads 1`` against ``--threads 2``,
 alternating (issue #15: at most 0.65 of the one-thread time on 2 cores).
@@ -102,6 +107,27 @@ def _rounds(runs, rounds: int):
     return times
 
 
+def _three_places(common, label: str, workers: int, rounds: int) -> None:
+    """``whist-solve COMMON...`` in one process, with ``--jobs N`` and on an
+    N-worker LocalCluster, interleaved round by round."""
+    from distributed import LocalCluster
+
+    print(f"# {label}: {os.cpu_count()} CPUs; {workers} workers; {rounds} rounds, interleaved")
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0") as lc:
+        from distributed import Client
+        with Client(lc.scheduler_address, set_as_default=False) as client:
+            WORKER_PIDS.extend(client.run(os.getpid).values())
+        runs = [("one process, 1 thread", common + ["--threads", "1"]),
+                (f"--jobs {workers}", common + ["--jobs", str(workers)]),
+                (f"--scheduler ({workers}x1)", common + ["--scheduler", lc.scheduler_address])]
+        if common[0] != "table":            # --threads is table's
+            runs[0] = ("one process", common)
+        _run(["table", os.path.join(HERE, "data", "random.pbn"), "--json",
+              "--scheduler", lc.scheduler_address])   # warm the workers
+        _rounds(runs, rounds)
+
+
 def deals(args) -> int:
     path = args.deals
     tmp = None
@@ -112,26 +138,30 @@ def deals(args) -> int:
                         str(seed), str(count)], stdout=tmp, check=True)
         tmp.close()
         path = tmp.name
-    from distributed import LocalCluster
-
-    n = args.workers
-    common = ["table", path, "--ranking", "up", "--json"]
-    print(f"# {path}: {os.cpu_count()} CPUs; {n} workers; {args.rounds} rounds, interleaved")
     try:
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address="127.0.0.1:0") as lc:
-            from distributed import Client
-            with Client(lc.scheduler_address, set_as_default=False) as client:
-                WORKER_PIDS.extend(client.run(os.getpid).values())
-            runs = [("one process, 1 thread", common + ["--threads", "1"]),
-                    (f"--jobs {n}", common + ["--jobs", str(n)]),
-                    (f"--scheduler ({n}x1)", common + ["--scheduler", lc.scheduler_address])]
-            _run(runs[-1][1][:1] + [os.path.join(HERE, "data", "random.pbn"), "--json",
-                                    "--scheduler", lc.scheduler_address])   # warm the workers
-            _rounds(runs, args.rounds)
+        _three_places(["table", path, "--ranking", "up", "--json"], path, args.workers,
+                      args.rounds)
     finally:
         if tmp is not None:
             os.unlink(tmp.name)
+    return 0
+
+
+def simulation(args) -> int:
+    # the board's own lines (from its Board tag to the next blank line) in a file of its own
+    blocks = open(args.file).read().split("\n\n")
+    block = next((b for b in blocks if f'[Board "{args.board}"]' in b), None)
+    if block is None:
+        raise SystemExit(f"{args.file}: no board {args.board}")
+    block = block[block.index("[Board "):]
+    with tempfile.NamedTemporaryFile("w", suffix=".pbn", delete=False) as tmp:
+        tmp.write(block + "\n")
+    try:
+        _three_places(["simulate", tmp.name, "--count", str(args.count), "--json"],
+                      f"{args.file} board {args.board}, {args.count} samples", args.workers,
+                      args.rounds)
+    finally:
+        os.unlink(tmp.name)
     return 0
 
 
@@ -186,13 +216,21 @@ def main(argv=None) -> int:
                    help="else COUNT random deals of make_sets.py (default: 12 200)")
     d.add_argument("--workers", type=int, default=2)
     d.add_argument("--rounds", type=int, default=3)
+    m = sub.add_parser("simulate", help="one process, --jobs N and a cluster on a simulation")
+    m.add_argument("file", nargs="?", default=os.path.join(os.path.dirname(HERE), "examples",
+                                                           "simulate.pbn"))
+    m.add_argument("--board", default="lead", help="the board of FILE (default: lead)")
+    m.add_argument("--count", type=int, default=600, help="samples (default: 600)")
+    m.add_argument("--workers", type=int, default=2)
+    m.add_argument("--rounds", type=int, default=3)
     t = sub.add_parser("threads", help="one deal on 1 and 2 threads")
     t.add_argument("file")
     t.add_argument("--rounds", type=int, default=5)
     c = sub.add_parser("critical", help="one deal on 1 and 2 threads: CPU time per thread")
     c.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
-    return {"deals": deals, "threads": threads, "critical": critical}[args.what](args)
+    return {"deals": deals, "simulate": simulation, "threads": threads,
+            "critical": critical}[args.what](args)
 
 
 if __name__ == "__main__":

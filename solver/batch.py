@@ -31,8 +31,11 @@ builds them) and returns one result per item, so the per-task overhead
 (measured by ``benchmarks/batch_overhead.py``: about 0.2 ms of a worker's
 time on the pool and 5 ms on a local Dask cluster, see ``AUTO_TASK_SECONDS``) is paid once per
 chunk.  ``chunk=None`` sizes the chunks from the measured time of the first
-items so that a task lasts about ``AUTO_TASK_SECONDS``; the results still
-come back one per item, in input order.
+items so that a task lasts about ``TASK_SECONDS`` (0.2 s on the pool,
+0.5 s on Dask); when ``items`` has a length, the chunks shrink towards the
+end of the run (each at most the remaining items over twice the worker
+threads) so that the workers end together.  The results still come back
+one per item, in input order.
 
 **Streaming.**  At most ``window`` tasks per worker thread (default: 2 on
 the pool, 4 on Dask) are running or queued, and the next task is submitted
@@ -112,7 +115,7 @@ from .engine import DEFAULT_TT_MB
 
 __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_for",
            "run_map", "chunked", "default_jobs", "worker_solver", "terminate_on_signals",
-           "AUTO_TASK_SECONDS", "MAX_AUTO_CHUNK"]
+           "AUTO_TASK_SECONDS", "TASK_SECONDS", "MAX_AUTO_CHUNK"]
 
 # With chunk=None a task is sized to last about this long.  The per-task
 # overhead measured by benchmarks/batch_overhead.py on the project's 2-core
@@ -123,6 +126,11 @@ __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_
 # overhead stays near 2%, and the chunks stay small enough to spread a few
 # hundred items over a few dozen worker threads.
 AUTO_TASK_SECONDS = 0.2
+# On Dask, where a task costs 25 times more, tasks of 0.5 s (0.5% of
+# overhead); the last tasks of a run of known length are shorter anyway
+# (see _Sizer).  Measured no slower than 0.2 s on 200 tables or 600
+# simulation samples.
+TASK_SECONDS = {"pool": AUTO_TASK_SECONDS, "dask": 0.5}
 MAX_AUTO_CHUNK = 256          # items per task at most when sizing automatically
 # Tasks in flight per worker thread: enough that a worker has the next task
 # when it ends one.  Dask needs more to hide the scheduler's round trip (4
@@ -298,12 +306,19 @@ def _die_with_parent(parent_pid: int) -> None:
 
 class _Sizer:
     """The chunk size: fixed, or (``chunk=None``) from the measured time
-    per item so that a task lasts about AUTO_TASK_SECONDS."""
+    per item so that a task lasts about ``seconds``; and when the number
+    of items is known, never more than a share of what is left
+    (``remaining / (2 * threads)``, guided self-scheduling), so that the
+    last tasks are short and the workers end together."""
 
-    def __init__(self, chunk: Optional[int]):
+    def __init__(self, chunk: Optional[int], seconds: float = AUTO_TASK_SECONDS,
+                 total: Optional[int] = None, threads: int = 1):
         if chunk is not None and chunk < 1:
             raise ValueError("chunk must be at least 1")
         self.fixed = chunk
+        self.target = seconds
+        self.left = total               # items not yet handed out (None: unknown)
+        self.threads = max(1, threads)
         self.seconds = 0.0
         self.items = 0
 
@@ -311,15 +326,30 @@ class _Sizer:
         if self.fixed is not None:
             return self.fixed
         if self.items == 0:
-            return 1
-        per_item = self.seconds / self.items
-        if per_item <= 0:
-            return MAX_AUTO_CHUNK
-        return max(1, min(MAX_AUTO_CHUNK, int(AUTO_TASK_SECONDS / per_item)))
+            n = 1
+        elif self.seconds <= 0:
+            n = MAX_AUTO_CHUNK
+        else:
+            n = max(1, min(MAX_AUTO_CHUNK, int(self.target * self.items / self.seconds)))
+        if self.left is not None:
+            n = max(1, min(n, -(-self.left // (2 * self.threads))))
+        return n
+
+    def took(self, n: int) -> None:
+        """``n`` items were handed out."""
+        if self.left is not None:
+            self.left -= n
 
     def record(self, n: int, seconds: float) -> None:
         self.items += n
         self.seconds += seconds
+
+
+def _length(items) -> Optional[int]:
+    try:
+        return len(items)
+    except TypeError:
+        return None
 
 
 def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, float]],
@@ -356,6 +386,7 @@ def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, flo
             if not block:
                 exhausted = True
                 break
+            sizer.took(len(block))
             fut = submit(block)
             fut.add_done_callback(lambda _f: ended.set())
             pending.append([fut, len(block), None])
@@ -531,7 +562,7 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
     _guard_pool_exit_hook()
 
     workers = pool_workers(backend.jobs, items, chunk)
-    sizer = _Sizer(chunk)
+    sizer = _Sizer(chunk, TASK_SECONDS["pool"], _length(items), workers)
     with terminate_on_signals():
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
                                    initargs=(os.getpid(),))
@@ -617,11 +648,11 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                      ) -> Iterator[Any]:
     client = connect(backend)
     version = _version()
-    sizer = _Sizer(chunk)
     pending: list = []
     ok = False
     try:
         threads = sum(client.nthreads().values()) or 1
+        sizer = _Sizer(chunk, TASK_SECONDS["dask"], _length(items), threads)
 
         def submit(block):
             fut = client.submit(_run_chunk, func, block, tt_mb, version, pure=False)

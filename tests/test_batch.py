@@ -160,6 +160,24 @@ def test_long_head_task_does_not_hold_the_other_workers(tmp_path):
     assert out[1:12] == list(range(1, 12)) and out[13:] == list(range(13, 20))
 
 
+def test_chunks_shrink_towards_the_end_of_a_run_of_known_length():
+    sizer = batch._Sizer(None, seconds=1.0, total=100, threads=2)
+    assert sizer.size() == 1                 # nothing measured yet
+    sizer.took(1)
+    sizer.record(1, 0.01)                    # 0.01 s an item: 100 items would make 1 s
+    sizes = []
+    while sizer.left > 0:
+        n = min(sizer.size(), sizer.left)
+        sizes.append(n)
+        sizer.took(n)
+    assert sizes[0] == 25                    # the 99 left over twice the 2 threads
+    assert sizes == sorted(sizes, reverse=True) and sizes[-3:] == [1, 1, 1]
+    assert sum(sizes) == 99
+    unknown = batch._Sizer(None, seconds=1.0)
+    unknown.record(1, 0.01)
+    assert unknown.size() == 100             # no length: the time alone
+
+
 def test_chunked():
     assert list(chunked(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
     assert list(chunked([], 3)) == []
