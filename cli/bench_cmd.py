@@ -28,7 +28,7 @@ from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, SIMULATE_COUNT
                                compare_with_dds, load_reports,
                                measure_set, read_baseline, report_json,
                                save_baseline as write_baseline, simulate_bench, source_tree)
-from whist_solve.bridge_solver import BridgeSolver, BridgeSolverError
+from whist_solve.bridge_solver import TIMEOUT, BridgeSolver, BridgeSolverError
 from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
@@ -50,6 +50,10 @@ def bench(
         help="Also run this bridge-solver binary (macroxue's) on the full tables of 52-card "
              "uptown deals (random, hard, such PBN files), one process per deal: ratios "
              "ours/bridge-solver and a check that every value is equal."),
+    peer_timeout: float = typer.Option(
+        TIMEOUT, "--peer-timeout", min=0.001, metavar="SECONDS",
+        help="Stop the bridge-solver binary after this long on one deal (a failed run).",
+        show_default=True),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
                                                  help="Write node counts and times to a JSON baseline."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE",
@@ -72,7 +76,8 @@ def bench(
     baseline; DDS and bridge-solver side by side. Tables on stdout,
     progress on stderr."""
     raise typer.Exit(run_bench(sets, compare_dds, save_baseline, baseline, threshold, jobs,
-                               limit, json_out, tt_mb, regen_sig, repeat, compare_bs))
+                               limit, json_out, tt_mb, regen_sig, repeat, compare_bs,
+                               peer_timeout))
 
 
 def _regen_signature(tt_mb: float) -> Path:
@@ -88,7 +93,7 @@ def _regen_signature(tt_mb: float) -> Path:
 
 def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
               threshold=DEFAULT_THRESHOLD, jobs=1, limit=None, json_out=False, tt_mb=None,
-              regen_sig=False, repeat=1, bridge_solver=None) -> int:
+              regen_sig=False, repeat=1, bridge_solver=None, peer_timeout=TIMEOUT) -> int:
     """The ``bench`` command; returns the exit status."""
     # piped to a file: wide enough for the tables instead of rich's 80 columns
     out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
@@ -131,7 +136,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     bs = None
     if bridge_solver is not None:
         try:
-            bs = BridgeSolver(bridge_solver)
+            bs = BridgeSolver(bridge_solver, timeout=peer_timeout)
         except BridgeSolverError as e:
             error(f"--compare-bridge-solver: {e}")
             return EXIT_BAD

@@ -35,6 +35,10 @@ _STRAIN = {"N": "NT", "S": "S", "H": "H", "D": "D", "C": "C"}
 _LINE = re.compile(r"^\s*([NSHDC])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)(\s|$)")
 # the most of its output quoted in an error
 _QUOTE = 300
+# A run of the binary on one deal that takes longer is stopped and reported
+# (a hung or pathological peer must not hang the bench): its hardest deals
+# take about 10 s on the development machine.
+TIMEOUT = 600.0
 
 
 class BridgeSolverError(Exception):
@@ -93,8 +97,9 @@ def _quote(text: str) -> str:
 class BridgeSolver:
     """One bridge-solver binary: ``solve(task)`` runs it on a deal."""
 
-    def __init__(self, path):
+    def __init__(self, path, timeout: float = TIMEOUT):
         self.path = str(path)
+        self.timeout = timeout
         self.check()
 
     @property
@@ -124,7 +129,12 @@ class BridgeSolver:
             t0 = time.perf_counter()
             try:
                 r = subprocess.run([self.path, "-f", name], stdin=subprocess.DEVNULL,
-                                   capture_output=True, text=True, errors="replace")
+                                   capture_output=True, text=True, errors="replace",
+                                   timeout=self.timeout)
+            except subprocess.TimeoutExpired:       # the binary was killed
+                raise BridgeSolverError(f"bridge-solver {self.path} gave no answer on board "
+                                        f"{task.label} within {self.timeout:g} s; stopped it"
+                                        ) from None
             except OSError as e:
                 raise BridgeSolverError(f"bridge-solver binary {self.path}: cannot run it "
                                         f"({e.strerror or e})") from None

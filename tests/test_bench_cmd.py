@@ -199,6 +199,9 @@ import sys
 from whist_solve import dd_table
 
 mode = {mode!r}
+if mode == "hang":
+    import time
+    time.sleep(120)
 if mode == "fail":
     sys.stderr.write("cannot solve this deal\\n")
     sys.exit(1)
@@ -254,6 +257,23 @@ def test_bridge_solver_input_and_output_format():
         bs.parse_output("")
     assert not any(bs.applies(t) for name in ("downtown", "bid", "endings")
                    for t in bench.load_set(name)[:3])
+
+
+def test_bridge_solver_that_hangs_is_stopped(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    from whist_solve import bridge_solver as bs
+    (task,) = bench.load_set("random")[:1]
+    peer = bs.BridgeSolver(_fake_bs(tmp_path, "hang"), timeout=1.0)
+    with pytest.raises(bs.BridgeSolverError, match="no answer on board .* within 1 s"):
+        peer.solve(task)
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if any("bridge-solver-hang" in a for a in (p.info["cmdline"] or []))]
+
+
+def test_bench_stops_a_bridge_solver_that_hangs(tmp_path):
+    r = _bench("--set", "random", "--limit", "1", "--compare-bridge-solver",
+               _fake_bs(tmp_path, "hang"), "--peer-timeout", "1")
+    assert r.exit_code == 2 and "within 1 s" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_bench_compare_bridge_solver_json(tmp_path):
