@@ -76,16 +76,22 @@ def _card_effects() -> dict:
 _EFFECTS = _card_effects()
 
 
-def hand_features(hands: Sequence[Iterable[str]]) -> List[int]:
+# A card's effects packed in one integer, a byte per feature (no count of
+# one hand reaches 256): a hand's counts are the sum of its cards' integers.
+_PACKED = {c: sum(amount << (8 * off) for off, amount in e) for c, e in _EFFECTS.items()}
+_SHIFTS = tuple(8 * f for f in range(N_FEATURES))
+
+
+def hand_features(hands: Sequence[Iterable[str]], seats: Iterable[int] = range(4)) -> List[int]:
     """The counts the constraints read, for the four hands N E S W: a flat
-    list, seat ``s``'s feature ``f`` at ``s * N_FEATURES + f``."""
+    list, seat ``s``'s feature ``f`` at ``s * N_FEATURES + f`` (only the
+    ``seats`` asked for; the others' counts are left 0)."""
     feats = [0] * (4 * N_FEATURES)
-    effects = _EFFECTS
-    for seat, hand in enumerate(hands):
+    packed = _PACKED
+    for seat in seats:
+        p = sum(map(packed.__getitem__, hands[seat]))
         base = seat * N_FEATURES
-        for c in hand:
-            for off, amount in effects[c]:
-                feats[base + off] += amount
+        feats[base:base + N_FEATURES] = [(p >> sh) & 255 for sh in _SHIFTS]
     return feats
 
 
@@ -228,6 +234,7 @@ Eval = Callable[[list], object]
 class _Compiler:
     def __init__(self, text: str):
         self.text = text
+        self.seats: set = set()     # the seats whose counts the expression reads
 
     def col(self, node) -> int:
         meta = getattr(node, "meta", None)
@@ -334,6 +341,7 @@ class _Compiler:
             index = seat * N_FEATURES + by_suit + suit
         else:
             index = seat * N_FEATURES + plain
+        self.seats.add(seat)
         return lambda f: f[index]
 
 
@@ -343,7 +351,7 @@ class Constraint:
     names, N E S W) satisfies it; ``test_features`` takes the counts of
     :func:`hand_features`, for callers testing several constraints."""
 
-    __slots__ = ("text", "_f")
+    __slots__ = ("text", "_f", "seats")
 
     def __init__(self, text: str):
         from lark.exceptions import UnexpectedInput
@@ -359,8 +367,10 @@ class Constraint:
             raise _syntax_error(text, err) from None
         except RecursionError:
             raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
+        compiler = _Compiler(text)
         try:
-            self._f = _Compiler(text).want(tree, "bool")
+            self._f = compiler.want(tree, "bool")
+            self.seats = tuple(sorted(compiler.seats))
         except RecursionError:
             raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
 
@@ -368,7 +378,7 @@ class Constraint:
         return bool(self._f(feats))
 
     def test(self, hands: Sequence[Iterable[str]]) -> bool:
-        return bool(self._f(hand_features(hands)))
+        return bool(self._f(hand_features(hands, self.seats)))
 
     def __reduce__(self):
         return (Constraint, (self.text,))
@@ -387,10 +397,11 @@ class Constraints:
     """Several constraints, all of which must hold (the ``--constraint``
     option repeated, the ``Constraint`` tags of a board)."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "seats")
 
     def __init__(self, texts: Iterable = ()):
         self.items = tuple(t if isinstance(t, Constraint) else Constraint(t) for t in texts)
+        self.seats = tuple(sorted({seat for c in self.items for seat in c.seats}))
 
     @property
     def texts(self) -> tuple:
@@ -405,7 +416,7 @@ class Constraints:
     def test(self, hands: Sequence[Iterable[str]]) -> bool:
         if not self.items:
             return True
-        feats = hand_features(hands)
+        feats = hand_features(hands, self.seats)
         return all(c._f(feats) for c in self.items)
 
     def __reduce__(self):

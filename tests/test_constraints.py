@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from support.strategies import examples
 from whist_solve.cards import WhistError, parse_hand
 from whist_solve.constraints import (Constraint, ConstraintError, Constraints,
-                                     compile_constraints)
+                                     compile_constraints, hand_features)
 
 # N: 4+3+2+1 + 4 (HA) = 14 hcp, spades 5; E: jokers and low cards
 N = parse_hand("AKQJ2.A3.432.432")
@@ -53,6 +53,44 @@ def value(text, hands=DEAL):
 ])
 def test_values(text, expected):
     assert value(text) is expected
+
+
+def _features_by_hand(hands):
+    """hand_features written out the slow way: card by card."""
+    hcp = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    ctl = {"A": 2, "K": 1}
+    out = []
+    for hand in hands:
+        f = [0] * 15
+        for c in hand:
+            if c in ("JH", "JL"):
+                f[2] += 1
+                continue
+            si = "SHDC".index(c[0])
+            f[3 + si] += 1
+            f[0] += hcp.get(c[1], 0)
+            f[7 + si] += hcp.get(c[1], 0)
+            f[1] += ctl.get(c[1], 0)
+            f[11 + si] += ctl.get(c[1], 0)
+        out += f
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(sorted(N + E + S + W)), st.integers(1, 13))
+def test_hand_features_count_card_by_card(cards, n):
+    hands = [cards[k * n:(k + 1) * n] for k in range(4)]
+    assert hand_features(hands) == _features_by_hand(hands)
+    # only some seats: theirs counted, the others left 0
+    part = hand_features(hands, (1, 3))
+    full = _features_by_hand(hands)
+    assert part == [v if i // 15 in (1, 3) else 0 for i, v in enumerate(full)]
+
+
+def test_constraint_reads_only_the_seats_it_names():
+    c = Constraint("hcp(E) >= 12 and length(w, S) >= 5 or jokers(E) > 0")
+    assert c.seats == (1, 3)
+    assert Constraints(["hcp(N) > 1", "length(S, H) < 3"]).seats == (0, 2)
 
 
 def test_deal_is_a_deal():

@@ -214,3 +214,19 @@ def test_every_hand_known_is_one_deal():
     spec = deal_spec(hands)
     assert spec.fixed
     assert {key(sample_deal(spec, 5, i)) for i in range(5)} == {key(sample_deal(spec, 9, 0))}
+
+
+def test_shuffle_is_uniform_and_draws_from_the_rng_alone():
+    import random
+    from whist_solve.sampling import shuffle
+    orders = Counter()
+    for seed in range(6000):
+        cards = ["a", "b", "c"]
+        shuffle(cards, random.Random(seed))
+        orders[tuple(cards)] += 1
+    assert len(orders) == 6
+    assert chisquare(list(orders.values())).pvalue > 1e-4
+    one, two = list(range(40)), list(range(40))
+    shuffle(one, random.Random(5))
+    shuffle(two, random.Random(5))
+    assert one == two and sorted(one) == list(range(40))
