@@ -340,6 +340,25 @@ cdef int child_value(Ctx* c, int s, int b, int guess) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Python interface: plain data in, plain data out
 
+cdef void start_trick(Ctx* c, int leader) noexcept nogil:
+    """A root at the start of a trick led by ``leader``, from the hands as
+    they are: the trick state and the keys derived from the hands."""
+    cdef int h, s
+    memset(&c.st, 0, sizeof(TrickState))
+    c.st.leader = leader
+    c.st.led = -1
+    c.st.winpos = -1
+    c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
+        + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
+    c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
+    c.lenkey = 0
+    c.jokkey = 0
+    for h in range(4):
+        for s in range(5):
+            c.lenkey += popc(c.hand[h][s]) * c.lenstep[h][s]
+            c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
+
+
 cdef class Core:
     """One search context with its transposition table.
 
@@ -398,10 +417,6 @@ cdef class Core:
             for s, b in hands[h]:
                 c.hand[h][s] |= 1 << b
         c.trump = trump
-        memset(&c.st, 0, sizeof(TrickState))
-        c.st.leader = leader
-        c.st.led = -1
-        c.st.winpos = -1
         k = len(trick)
         # replay the current trick's cards through play() so the trick state
         # (led suit, winner) is derived by the same code as in the search;
@@ -409,18 +424,22 @@ cdef class Core:
         for i in range(k):
             s, b = trick[i]
             c.hand[(leader + i) & 3][s] |= 1 << b
-        c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
-            + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
-        c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
-        c.lenkey = 0
-        c.jokkey = 0
-        for h in range(4):
-            for s in range(5):
-                c.lenkey += popc(c.hand[h][s]) * c.lenstep[h][s]
-                c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
+        start_trick(c, leader)
         for i in range(k):
             s, b = trick[i]
             play(c, s, b, 0)
+
+    def set_hand(self, int seat, masks, int leader):
+        """Replace seat's cards by the bit masks ``masks`` (one per engine
+        suit, 0..4, bit = power) and start a trick led by ``leader``; the
+        other hands and the trump stay as the last set_position left them.
+        For callers that put many positions differing in one hand (the
+        keeps of an exchange) without giving all the cards each time."""
+        cdef Ctx* c = self.c
+        cdef int s
+        for s in range(5):
+            c.hand[seat][s] = masks[s]
+        start_trick(c, leader)
 
     def value(self, int guess=-1):
         """Exact tricks N-S take from the position on (current trick

@@ -526,9 +526,9 @@ def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
 class _Probe:
     """Puts keeps of one deal and option to a solver.  The positions differ
     only in the bidder's hand, so the three other hands are converted to
-    the engine's coordinates once, and each keep's cards through a small
-    map; the positions go straight to the solver's core (the deal was
-    validated once).  Converting the 48 cards of every keep by name took
+    the engine's coordinates and given to the solver's core once, and each
+    keep only replaces the bidder's hand (five bit masks, through a small
+    map; the deal was validated once).  Converting the 48 cards of every keep by name took
     as long as the searches themselves on typical deals (20,000 keeps of
     a few hundred nodes each).  A solver without `core_for` (another
     implementation of the Solver API) is asked through its public unchecked
@@ -547,8 +547,10 @@ class _Probe:
         self.core = core_for(trump) if core_for is not None else None
         if self.core is not None:
             self.coord = {c: engine_card(c, trump, ranking) for c in pool}
+            self.bit = {c: (s, 1 << b) for c, (s, b) in self.coord.items()}
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)
+            self.placed = False
 
     def _hands(self, cards):
         hs = list(self.hands)
@@ -556,10 +558,18 @@ class _Probe:
         return hs
 
     def _load(self, cards) -> None:
-        hs = list(self.fixed)
-        coord = self.coord
-        hs[self.bidder] = [coord[c] for c in cards]
-        self.core.set_position(hs, self.t, self.bidder, ())
+        if not self.placed:
+            # the three other hands once; then only the bidder's changes
+            hs = list(self.fixed)
+            hs[self.bidder] = []
+            self.core.set_position(hs, self.t, self.bidder, ())
+            self.placed = True
+        masks = [0, 0, 0, 0, 0]
+        bit = self.bit
+        for c in cards:
+            s, b = bit[c]
+            masks[s] |= b
+        self.core.set_hand(self.bidder, masks, self.bidder)
 
     def ns_value(self, cards, guess: int) -> int:
         if self.core is None:

@@ -27,3 +27,40 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_regression(name):
     check(Solver(), CASES[name])
+
+
+def test_set_hand_is_set_position_with_that_hand():
+    """Core.set_hand (the exchange's fast path: one hand replaced, the
+    others kept) gives the root set_position gives, searches included."""
+    import random
+
+    from whist_solve import Solver
+    from whist_solve.cards import full_deck
+    from whist_solve.engine import engine_card
+
+    rng = random.Random(11)
+    solver = Solver(16)
+    for trial in range(30):
+        deck = full_deck()
+        rng.shuffle(deck)
+        n = rng.choice((3, 5, 7))
+        hands = [deck[k * n:(k + 1) * n] for k in range(4)]
+        trump = rng.choice(("S", "H", None))
+        ranking = rng.choice(("up", "down"))
+        seat = rng.randrange(4)
+        coords = [[engine_card(c, trump, ranking) for c in h] for h in hands]
+        core = solver.core_for(trump)
+        t = -1 if trump is None else "SHDC".index(trump)
+        core.clear()
+        core.set_position(coords, t, seat, ())
+        want = core.value()
+        core.clear()
+        others = [list(h) for h in coords]
+        others[seat] = []
+        core.set_position(others, t, seat, ())
+        masks = [0] * 5
+        for s, b in coords[seat]:
+            masks[s] |= 1 << b
+        core.set_hand(seat, masks, seat)
+        assert core.value() == want, (trial, hands, trump, ranking, seat)
+        assert core.can_take(want) and not core.can_take(want + 1)
