@@ -140,6 +140,7 @@ WINDOW = {"pool": 2, "dask": 4}
 # flight: room for the results that wait for a long task ahead of them.
 BACKLOG = 16
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
+NO_WORKERS_WARN = 10.0        # seconds without a worker before a run says so
 
 
 class BatchError(WhistError):
@@ -353,8 +354,8 @@ def _length(items) -> Optional[int]:
 
 
 def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, float]],
-            items: Iterable[Any], sizer: _Sizer, limit: int, return_exceptions: bool
-            ) -> Iterator[Any]:
+            items: Iterable[Any], sizer: _Sizer, limit: int, return_exceptions: bool,
+            idle: Optional[Callable[[], None]] = None) -> Iterator[Any]:
     """The ordered, bounded loop shared by the pool and Dask: keep ``limit``
     tasks running, submitting the next chunk as soon as any task ends (not
     only the oldest: a long task at the head must not leave the other
@@ -398,7 +399,8 @@ def _stream(submit: Callable[[list], Any], wait: Callable[[Any], Tuple[list, flo
             if not exhausted and len(pending) < BACKLOG * limit:
                 # every slot busy: when a task ends, collect it and submit
                 # the next (the timeout only bounds a missed wake-up)
-                ended.wait(0.5)
+                if not ended.wait(0.5) and idle is not None:
+                    idle()
                 ended.clear()
                 continue
             collect(head)           # nothing else to do: wait for the oldest
@@ -639,6 +641,42 @@ def connect(backend: Backend):
         raise BatchError(f"scheduler {named}: {e}") from None
 
 
+class _WorkerWatch:
+    """While tasks wait: when the cluster has had no worker for
+    NO_WORKERS_WARN seconds, say so once (a warning of this module's logger,
+    on standard error).  The run goes on waiting, as Dask does (an adaptive
+    cluster starts its workers on demand, a job queue may take a while);
+    Ctrl-C stops it."""
+
+    def __init__(self, client, where: Optional[str]):
+        self.client = client
+        self.where = where
+        self.since: Optional[float] = None
+        self.next_look = 0.0
+        self.said = False
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if self.said or now < self.next_look:
+            return
+        self.next_look = now + 1.0
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:
+            return
+        if workers:
+            self.since = None
+            return
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= NO_WORKERS_WARN:
+            self.said = True
+            logging.getLogger(__name__).warning(
+                f"warning: the Dask cluster at {self.where} has had no worker for "
+                f"{NO_WORKERS_WARN:g} s: the tasks wait until one joins (dask worker "
+                f"ADDRESS); Ctrl-C stops the run")
+
+
 def _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
     with terminate_on_signals():
         yield from _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, window)
@@ -659,9 +697,16 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
             pending.append(fut)
             return fut
 
+        watch = _WorkerWatch(client, backend.scheduler)
+
         def wait(fut, n):
             try:
-                result = fut.result()
+                while True:
+                    try:
+                        result = fut.result(timeout=1.0)
+                        break
+                    except TimeoutError:
+                        watch()
             except Exception as e:      # KilledWorker, a worker that cannot unpickle func...
                 err = BatchError(f"a task was lost on the cluster: {type(e).__name__}: {e}")
                 result = ([(False, err)] * n, 0.0)
@@ -670,7 +715,8 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                 fut.release()
             return result
 
-        yield from _stream(submit, wait, items, sizer, max(2, threads * window), return_exceptions)
+        yield from _stream(submit, wait, items, sizer, max(2, threads * window), return_exceptions,
+                           idle=watch)
         ok = True
     finally:
         if not ok and pending:

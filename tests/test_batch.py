@@ -23,6 +23,7 @@ from whist_solve.batch import (BatchError, SolverUnavailable, backend_for, chunk
 from whist_solve.cards import WhistError, full_deck
 from whist_solve.engine import dd_table
 
+from support.cluster import needs_dask
 from support.cluster import wait_workers as _wait_workers
 from support.procs import pool_children
 
@@ -334,3 +335,31 @@ def test_a_worker_of_another_version_says_so():
     results, _ = _run_chunk(_table, _deals(2), 1, version="0.0.0-other")
     assert [type(v) for ok, v in results] == [BatchError, BatchError]
     assert "same version" in str(results[0][1])
+
+
+@needs_dask
+def test_a_cluster_without_workers_is_said_and_waited_for(monkeypatch, caplog):
+    """No worker: the run says so (a warning) and waits; a worker that
+    joins then does the work."""
+    import logging
+
+    import distributed
+
+    monkeypatch.setattr(batch, "NO_WORKERS_WARN", 0.5)
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0") as lc:
+        got = []
+        it = run_map(_table, _deals(3), backend_for(scheduler=lc.scheduler_address))
+        runner = threading.Thread(target=lambda: got.extend(it))
+        with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
+            runner.start()
+            deadline = time.monotonic() + 30
+            while "has had no worker" not in caplog.text:
+                assert time.monotonic() < deadline, "no warning in 30 s"
+                assert runner.is_alive()
+                time.sleep(0.1)
+        lc.scale(1)
+        runner.join(60)
+        assert not runner.is_alive()
+        assert [isinstance(r, WhistError) for r in got] == [False, False, False]
+        assert got == [_table(None, h) for h in _deals(3)]
