@@ -21,8 +21,9 @@ backend:
   raises :class:`BatchError` at once, naming the address or the file.
 
 On the workers: one ``Solver(tt_mb)`` per worker thread (a thread-local
-object of the worker process), kept between tasks, as the single-process
-commands keep theirs.  A Dask worker with several threads searches in
+object of the worker process), kept between the tasks of a run, as the
+single-process commands keep theirs, and emptied when a Dask worker starts
+on the tasks of another run (see ``worker_solver``).  A Dask worker with several threads searches in
 parallel (the engine releases the GIL).  Each worker has its own tables:
 ``tt_mb`` is per worker thread.
 
@@ -104,6 +105,7 @@ import pickle
 import signal
 import threading
 import time
+import uuid
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -226,16 +228,24 @@ def _version() -> str:
     return __version__
 
 
-def worker_solver(tt_mb: float = DEFAULT_TT_MB):
+def worker_solver(tt_mb: float = DEFAULT_TT_MB, run: Optional[str] = None):
     """The Solver of the current worker thread, made on first use and kept
-    (made again if another table size is asked for)."""
+    (made again if another table size is asked for).  ``run`` names the
+    batch asking: when it changes, the table is emptied first, so that a
+    run on a long-lived worker starts with an empty table, as in a fresh
+    process, and its speed does not depend on what the worker ran before
+    (the bounds of earlier, unrelated runs are true, but they fill the
+    table and lengthen its lists)."""
     held = getattr(_LOCAL, "solver", None)
     if held is not None and held[0] == tt_mb:
+        if run is not None and held[2] != run:
+            held[1].clear()
+            _LOCAL.solver = (tt_mb, held[1], run)
         return held[1]
     _LOCAL.solver = None
     from .engine import Solver
     solver = Solver(tt_mb)
-    _LOCAL.solver = (tt_mb, solver)
+    _LOCAL.solver = (tt_mb, solver, run)
     return solver
 
 
@@ -256,8 +266,8 @@ def _portable(exc: BaseException) -> BaseException:
         return BatchError(f"{type(exc).__name__}: {exc}")
 
 
-def _run_chunk(func: Callable, items: list, tt_mb: float, version: Optional[str] = None
-               ) -> Tuple[list, float]:
+def _run_chunk(func: Callable, items: list, tt_mb: float, version: Optional[str] = None,
+               run: Optional[str] = None) -> Tuple[list, float]:
     """One task: ``func(solver, item)`` for each item.  Returns
     ([(ok, value), ...], seconds): ok is False when value is the exception
     raised for that item.  Never raises for an item's error."""
@@ -266,7 +276,7 @@ def _run_chunk(func: Callable, items: list, tt_mb: float, version: Optional[str]
                          f"install the same version everywhere")
         return [(False, err)] * len(items), 0.0
     try:
-        solver = worker_solver(tt_mb)
+        solver = worker_solver(tt_mb, run)
     except Exception as e:          # MemoryError, ValueError, OverflowError...
         err = _solver_failure(tt_mb, e)
         return [(False, err)] * len(items), 0.0
@@ -686,6 +696,7 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                      ) -> Iterator[Any]:
     client = connect(backend)
     version = _version()
+    run = uuid.uuid4().hex          # the workers empty their tables for a new run
     pending: list = []
     ok = False
     try:
@@ -693,7 +704,7 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
         sizer = _Sizer(chunk, TASK_SECONDS["dask"], _length(items), threads)
 
         def submit(block):
-            fut = client.submit(_run_chunk, func, block, tt_mb, version, pure=False)
+            fut = client.submit(_run_chunk, func, block, tt_mb, version, run, pure=False)
             pending.append(fut)
             return fut
 

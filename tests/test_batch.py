@@ -363,3 +363,19 @@ def test_a_cluster_without_workers_is_said_and_waited_for(monkeypatch, caplog):
         assert not runner.is_alive()
         assert [isinstance(r, WhistError) for r in got] == [False, False, False]
         assert got == [_table(None, h) for h in _deals(3)]
+
+
+def test_worker_solver_is_kept_within_a_run_and_emptied_for_the_next():
+    hands = _deals(1, cards=7)[0]
+
+    def nodes(solver):      # one strain: the table is not emptied between the calls
+        n0 = solver.nodes
+        dd_table(hands, strains=("NT",), solver=solver)
+        return solver.nodes - n0
+
+    solver = batch.worker_solver(16, run="first")
+    first = nodes(solver)
+    assert batch.worker_solver(16, run="first") is solver
+    assert nodes(solver) < first                 # the kept table answers
+    assert batch.worker_solver(16, run="second") is solver
+    assert nodes(solver) == first                # emptied: searched as new
