@@ -118,11 +118,11 @@ def _three_places(common, label: str, workers: int, rounds: int) -> None:
         from distributed import Client
         with Client(lc.scheduler_address, set_as_default=False) as client:
             WORKER_PIDS.extend(client.run(os.getpid).values())
-        runs = [("one process, 1 thread", common + ["--threads", "1"]),
+        one = (("one process, 1 thread", common + ["--threads", "1"]) if common[0] == "table"
+               else ("one process", common))           # --threads is table's
+        runs = [one,
                 (f"--jobs {workers}", common + ["--jobs", str(workers)]),
                 (f"--scheduler ({workers}x1)", common + ["--scheduler", lc.scheduler_address])]
-        if common[0] != "table":            # --threads is table's
-            runs[0] = ("one process", common)
         _run(["table", os.path.join(HERE, "data", "random.pbn"), "--json",
               "--scheduler", lc.scheduler_address])   # warm the workers
         _rounds(runs, rounds)
@@ -149,7 +149,8 @@ def deals(args) -> int:
 
 def simulation(args) -> int:
     # the board's own lines (from its Board tag to the next blank line) in a file of its own
-    blocks = open(args.file).read().split("\n\n")
+    with open(args.file) as f:
+        blocks = f.read().split("\n\n")
     block = next((b for b in blocks if f'[Board "{args.board}"]' in b), None)
     if block is None:
         raise SystemExit(f"{args.file}: no board {args.board}")

@@ -348,13 +348,9 @@ class Board:
         """Classic whist's turned-up card (the TrumpCard tag), checked: a
         Dealer is given, no other known hand holds it, the dealer's known
         hand does, and a Trump tag (if any) names its suit."""
-        value = self.tag("TrumpCard")
-        if value is None:
+        card = self._parsed_tag("TrumpCard", parse_card)
+        if card is None:
             return None
-        try:
-            card = parse_card(value)
-        except CardError as e:
-            raise self._err(f"bad TrumpCard tag: {e}") from None
         if is_joker(card):
             raise self._err(f"bad TrumpCard tag: a joker ({card}) cannot be the turned-up trump")
         dealer = self.dealer()
@@ -376,13 +372,7 @@ class Board:
     def _trump_tag(self) -> Optional[str]:
         """The Trump tag's strain ('S', 'H', 'D', 'C' or 'NT'), None
         without the tag."""
-        value = self.tag("Trump")
-        if value is None:
-            return None
-        try:
-            return parse_strain(value)
-        except WhistError as e:
-            raise self._err(f"bad Trump tag: {e}") from None
+        return self._parsed_tag("Trump", parse_strain)
 
     def partial_deal(self) -> PartialDeal:
         """What the board tells a simulation (see :class:`PartialDeal`).
