@@ -162,21 +162,40 @@ def test_long_head_task_does_not_hold_the_other_workers(tmp_path):
 
 
 def test_chunks_shrink_towards_the_end_of_a_run_of_known_length():
-    sizer = batch._Sizer(None, seconds=1.0, total=100, threads=2)
+    sizer = batch._Sizer(None, seconds=1.0, total=130, threads=2)
     assert sizer.size() == 1                 # nothing measured yet
-    sizer.took(1)
-    sizer.record(1, 0.01)                    # 0.01 s an item: 100 items would make 1 s
+    sizer.took(30)
+    sizer.record(30, 0.3)                    # 0.01 s an item: 100 items would make 1 s
     sizes = []
     while sizer.left > 0:
         n = min(sizer.size(), sizer.left)
         sizes.append(n)
         sizer.took(n)
-    assert sizes[0] == 25                    # the 99 left over twice the 2 threads
+    assert sizes[0] == 25                    # the 100 left over twice the 2 threads
     assert sizes == sorted(sizes, reverse=True) and sizes[-3:] == [1, 1, 1]
-    assert sum(sizes) == 99
+    assert sum(sizes) == 100
     unknown = batch._Sizer(None, seconds=1.0)
-    unknown.record(1, 0.01)
+    unknown.took(60)
+    unknown.record(60, 0.6)
     assert unknown.size() == 100             # no length: the time alone
+
+
+def test_chunks_grow_at_most_twofold():
+    # the first task to end is the shortest: its time alone must not make
+    # one huge chunk
+    sizer = batch._Sizer(None, seconds=0.5)
+    sizer.took(1)
+    sizer.record(1, 0.006)                   # alone it would make 83 items
+    assert sizer.size() == 2
+    sizes = []
+    for _ in range(8):
+        n = sizer.size()
+        sizes.append(n)
+        sizer.took(n)
+        sizer.record(n, 0.03 * n)            # the items really take 30 ms
+    # from there on the measured time rules: 0.5 s over the mean time so far
+    assert sizes[:4] == [2, 4, 8, 16] and all(n <= 2 * m for m, n in zip(sizes, sizes[1:]))
+    assert 15 <= sizes[-1] <= 17
 
 
 def test_chunked():
