@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_store
-from _tt cimport TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_probe, tt_store
+from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_probe, tt_store
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -351,6 +351,7 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
     c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
         + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
     c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
+    tt_root(&c.tt)
     c.lenkey = 0
     c.jokkey = 0
     for h in range(4):
@@ -398,8 +399,20 @@ cdef class Core:
         return self.c.tt.nslots * sizeof(TTSlot) + self.c.tt.npages * sizeof(TTPage)
 
     @property
+    def tt_usage(self):
+        """(slots in use, slots, pages in use, pages, times the table filled
+        up): what the table holds, for benchmarks and tests."""
+        cdef TTable* t = &self.c.tt
+        return (t.used, t.nslots, t.pages_used, t.npages, t.fills)
+
+    @property
     def nodes(self):
         return self.c.nodes
+
+    def fill_up(self):
+        """Do now what the table does when it fills up (see _tt.pxd's
+        tt_fill): for tests."""
+        tt_fill(&self.c.tt)
 
     def clear(self):
         """Forget every stored bound and remembered cut-off."""

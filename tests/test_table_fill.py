@@ -1,0 +1,90 @@
+"""A transposition table smaller than the search: what it keeps when it
+fills up (see _tt.pxd's tt_fill), and that the values do not depend on it.
+
+A table of a quarter of a megabyte (2,048 slots, 1,536 pages) fills up
+many times in the search of one 52-card deal, so every path of the fill is
+taken: the deepest lists kept and the pages moved to the front of the pool,
+or (after many small searches) everything forgotten."""
+from __future__ import annotations
+
+import pytest
+
+from whist_solve import Solver, dd_table
+from whist_solve.engine import engine_card
+
+from support.dds_helpers import dds_full_table
+from support.engine_check import check
+from support.strategies import random_deal, random_spot
+
+TINY_MB = 0.25
+STRAINS = ("S", "H", "D", "C", "NT")
+
+
+def _fills(solver) -> int:
+    return solver.core_for(None).tt_usage[4]
+
+
+@pytest.mark.parametrize("seed,ranking", [(3000, "up"), (3001, "up"), (3002, "down")])
+def test_a_table_smaller_than_the_search_agrees_with_dds(seed, ranking):
+    hands = random_deal(seed)
+    tiny = Solver(TINY_MB)
+    got = dd_table(hands, strains=STRAINS, rankings=(ranking,), solver=tiny)
+    assert _fills(tiny) > 0          # the fill was exercised (in the no-trump row at least)
+    want = dds_full_table(hands, ranking)
+    for strain in STRAINS:
+        assert got[strain][ranking] == want[strain], f"seed {seed} {ranking} {strain}"
+
+
+@pytest.mark.parametrize("trump", ["S", None])
+def test_jokers_with_a_small_table_agree_with_a_large_one(trump):
+    """54 cards, 12 each (bid whist): the shapes count jokers too."""
+    hands = random_deal(77, jokers=True, cards=12)
+    strain = trump or "NT"
+    tiny = Solver(TINY_MB)
+    got = dd_table(hands, strains=(strain,), rankings=("up", "down"), solver=tiny)
+    assert tiny.core_for(trump).tt_usage[4] > 0
+    assert got == dd_table(hands, strains=(strain,), rankings=("up", "down"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_endings_with_a_small_table_agree_with_the_reference(seed):
+    trump = (None, "H", None, "S", None, "C")[seed]
+    spot = random_spot(500 + seed, 7, trump=trump, ranking=("up", "down")[seed % 2],
+                       jokers=seed >= 4)
+    check(Solver(TINY_MB), spot)
+
+
+def _load(core, hands, leader=0):
+    core.set_position([[engine_card(c, None, "up") for c in h] for h in hands], -1, leader, ())
+
+
+def test_a_search_bigger_than_the_table_keeps_its_deepest_bounds():
+    hands = random_deal(3003)
+    solver = Solver(TINY_MB)
+    core = solver.core_for(None)
+    _load(core, hands)
+    n0 = core.nodes
+    value = core.value()
+    first = core.nodes - n0
+    used, slots, pages_used, pages, fills = core.tt_usage
+    assert fills > 0 and first > 10_000
+
+    # One search stored far more than the table holds: a fill keeps the
+    # deepest shapes (the root's among them), within the quota.
+    core.fill_up()
+    used, slots, pages_used, pages, _ = core.tt_usage
+    assert 0 < used <= slots // 4 and 0 < pages_used <= pages // 2
+    _load(core, hands)
+    n0 = core.nodes
+    assert core.value() == value
+    # answered by the root's stored bounds: one node for each null-window
+    # question of the value's search
+    assert core.nodes - n0 <= 13
+
+    # Nothing stored since the last root: a fill forgets everything.
+    _load(core, hands)
+    core.fill_up()
+    assert core.tt_usage[0] == 0 and core.tt_usage[2] == 0
+    n0 = core.nodes
+    assert core.value() == value
+    assert core.nodes - n0 > 1_000
