@@ -5,11 +5,19 @@ import package, ``whist_solve``:
     cli/      -> whist_solve.cli      (the command line, one module per command)
     puzzles/  -> whist_solve.puzzles  (the shipped puzzle collections)
     benchmarks/data/ -> whist_solve.bench_sets  (the deal sets of `whist-solve bench`)
+
+With GCC on Linux the core is built profile-guided (ProfileGuidedBuild
+below; WHIST_SOLVE_PGO=0 for a plain build).
 """
 import os
 import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from Cython.Build import cythonize
 
 # The search core uses population counts and bit extraction on every node:
@@ -28,7 +36,75 @@ extensions = [
     ),
 ]
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+PGO_TRAIN = os.path.join(HERE, "benchmarks", "pgo_train.py")
+
+
+def _is_gcc() -> bool:
+    """Is the C compiler the build will use GCC?"""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    try:
+        out = subprocess.run([cc[0], "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "Free Software Foundation" in out and "clang" not in out.lower()
+
+
+class ProfileGuidedBuild(build_ext):
+    """Build the search core twice, as bridge-solver's own build does: once
+    with profiling on, run on a seeded workload (benchmarks/pgo_train.py:
+    tables, exchanges, leads), then again with the compiler using the
+    profile.  Measured on the bench's random set: 6-8% less time (same
+    nodes).  GCC on Linux only; WHIST_SOLVE_PGO=0 turns it off; any failure
+    falls back to the plain build."""
+
+    def run(self):
+        if not self._wanted():
+            return super().run()
+        self._compiler_choice = self.compiler      # build_ext.run replaces it by the compiler object
+        profile_dir = os.path.join(os.path.abspath(self.build_temp), "pgo-profile")
+        try:
+            self._instrumented_run(profile_dir)
+        except Exception as exc:       # (a build must not fail for want of a profile)
+            print(f"whist-solve: profile-guided build skipped ({exc})", file=sys.stderr)
+            shutil.rmtree(profile_dir, ignore_errors=True)
+            self._build([], [])
+            return
+        try:
+            self._build(["-fprofile-use", f"-fprofile-dir={profile_dir}", "-fprofile-partial-training",
+                         "-Wno-missing-profile"], [])
+        except Exception as exc:
+            print(f"whist-solve: profile-guided build failed ({exc}); plain build", file=sys.stderr)
+            self._build([], [])
+            return
+        print("whist-solve: profile-guided build of the search core", file=sys.stderr)
+
+    def _wanted(self) -> bool:
+        return (os.environ.get("WHIST_SOLVE_PGO", "1") != "0" and sys.platform.startswith("linux")
+                and os.path.exists(PGO_TRAIN) and _is_gcc())
+
+    def _build(self, compile_extra, link_extra):
+        """One full build of the extensions with these extra flags."""
+        for ext in self.extensions:
+            ext.extra_compile_args = compile_args + compile_extra
+            ext.extra_link_args = link_extra
+        self.compiler = self._compiler_choice
+        self.force = True
+        super().run()
+
+    def _instrumented_run(self, profile_dir):
+        shutil.rmtree(profile_dir, ignore_errors=True)
+        self._build(["-fprofile-generate", f"-fprofile-dir={profile_dir}"], ["-fprofile-generate"])
+        for ext in self.extensions:
+            path = self.get_ext_fullpath(ext.name)
+            subprocess.run([sys.executable, PGO_TRAIN, path], check=True, timeout=600,
+                           stdout=subprocess.DEVNULL)
+        if not any(f.endswith(".gcda") for _d, _s, fs in os.walk(profile_dir) for f in fs):
+            raise RuntimeError("no profile was written")
+
+
 setup(
+    cmdclass={"build_ext": ProfileGuidedBuild},
     packages=["whist_solve", "whist_solve.cli", "whist_solve.puzzles", "whist_solve.bench_sets"],
     package_dir={
         "whist_solve": "solver",
