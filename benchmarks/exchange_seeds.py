@@ -4,6 +4,7 @@ and the slowest deals option by option.
 
     python benchmarks/exchange_seeds.py                 # seeds 0-39
     python benchmarks/exchange_seeds.py 21 24 --json out.json
+    python benchmarks/exchange_seeds.py --threads 2     # analyse_bid's threads
 
 The deals are whist_solve.dealing.random_deal(seed), as in
 ``whist-solve bench --set exchange``.  Progress on stderr, the summary on
@@ -17,7 +18,7 @@ import statistics
 import sys
 import time
 
-from whist_solve.bid import ALL_OPTIONS, BID_TT_MB, best_exchange
+from whist_solve.bid import ALL_OPTIONS, BID_TT_MB, analyse_bid, best_exchange
 from whist_solve.dealing import random_deal
 from whist_solve.engine import Solver
 
@@ -27,6 +28,8 @@ def main(argv=None) -> int:
     ap.add_argument("seeds", nargs="*", type=int, help="default: 0 to 39")
     ap.add_argument("--json", type=argparse.FileType("w"), help="per-option details")
     ap.add_argument("--slowest", type=int, default=3, help="deals shown option by option")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads per deal (analyse_bid: the trump suits side by side)")
     args = ap.parse_args(argv)
     seeds = args.seeds or list(range(40))
     solver = Solver(BID_TT_MB)
@@ -35,8 +38,12 @@ def main(argv=None) -> int:
         hands, kitty, bidder = random_deal(seed)
         t0 = time.perf_counter()
         opts = []
-        for trump, ranking in ALL_OPTIONS:
-            ex = best_exchange(hands, kitty, bidder, trump, ranking, solver=solver)
+        if args.threads > 1:
+            exchanges = analyse_bid(hands, kitty, bidder, solver=solver, threads=args.threads)
+        else:
+            exchanges = [best_exchange(hands, kitty, bidder, trump, ranking, solver=solver)
+                         for trump, ranking in ALL_OPTIONS]
+        for (trump, ranking), ex in zip(ALL_OPTIONS, exchanges):
             st = ex.stats
             opts.append({"option": f"{trump} {ranking}", "books": ex.books, "nodes": st.nodes,
                          "seconds": round(st.seconds, 4), "keeps": st.keeps,

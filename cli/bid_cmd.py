@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from typing import List, Optional
 
+import typer
+
 from whist_solve.bid import Scoring, analyse_auction, analyse_bid, summarize
 from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii
@@ -19,7 +21,7 @@ from whist_solve.vocab import SEATS, contract_ascii
 from . import render
 from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
                       MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
-from .runner import Run, board_json, map_prepared
+from .runner import Run, board_json, map_prepared, worker_threads
 
 
 def bid(
@@ -32,6 +34,11 @@ def bid(
     tt_mb: int = BID_TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1, metavar="N",
+        help="Threads per board (its trump suits side by side, each thread with a "
+             "table of --tt-mb). Default: the CPUs in one process, CPUs // jobs with "
+             "--jobs, 1 on a cluster."),
 ) -> None:
     """Bid whist: the bidder's best exchange with the kitty for each of
     the ten choices, the best choice and the highest makeable bid.
@@ -51,13 +58,14 @@ def bid(
     scoring = Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3)
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
+    n_threads = worker_threads(threads, backend)
     started = time.monotonic()
     done = 0
 
     def prepare(board):
         hands, kitty = board.exchange_deal()
         seat = None if bidder is None and board.bidder() is None else board.bidder_seat(bidder)
-        return hands, kitty, seat, scoring, board.dealer()
+        return hands, kitty, seat, scoring, board.dealer(), n_threads, tt_mb
 
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, bid_work, backend, tt_mb):
@@ -77,14 +85,15 @@ def bid_work(solver, item):
     """The ten exchanges of one board's bidder, or with no bidder every
     seat's and the auction's winner (run on a worker with --jobs or
     --scheduler)."""
-    hands, kitty, seat, scoring, dealer = item
+    hands, kitty, seat, scoring, dealer, threads, tt_mb = item
     if seat is None:
-        return analyse_auction(hands, kitty, scoring, dealer=dealer, solver=solver)
-    return analyse_bid(hands, kitty, seat, solver=solver)
+        return analyse_auction(hands, kitty, scoring, dealer=dealer, solver=solver, threads=threads,
+                               tt_mb=tt_mb)
+    return analyse_bid(hands, kitty, seat, solver=solver, threads=threads, tt_mb=tt_mb)
 
 
 def _bid_board(run: Run, board, item, result) -> None:
-    hands, kitty, seat, scoring, _dealer = item
+    hands, kitty, seat, scoring = item[:4]
     if seat is None:
         _auction_board(run, board, hands, kitty, scoring, result)
         return

@@ -325,18 +325,19 @@ class AuctionAnalysis:
 
 def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
                     scoring: Optional[Scoring] = None, dealer: Optional[int] = None,
-                    solver=None) -> AuctionAnalysis:
+                    solver=None, threads: int = 1, tt_mb: float = BID_TT_MB) -> AuctionAnalysis:
     """:func:`analyse_bid` and :func:`summarize` for each of the four seats
-    as the bidder, and the seat that should win the auction."""
+    as the bidder, and the seat that should win the auction (``threads``,
+    ``tt_mb``: as for :func:`analyse_bid`)."""
     from .engine import Solver
 
     scoring = scoring if scoring is not None else Scoring()
-    solver = solver if solver is not None else Solver(BID_TT_MB)
+    solver = solver if solver is not None else Solver(tt_mb)
     hands = [list(h) for h in hands]
     kitty = list(kitty)
     seats = []
     for seat in range(4):
-        exs = analyse_bid(hands, kitty, seat, solver=solver)
+        exs = analyse_bid(hands, kitty, seat, solver=solver, threads=threads, tt_mb=tt_mb)
         seats.append(SeatAnalysis(seat, exs, summarize(exs, scoring=scoring)))
     first = 0 if dealer is None else (dealer + 1) % 4
     winner = None
@@ -672,14 +673,58 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
 
 
 def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
-                options: Sequence[Tuple[str, str]] = ALL_OPTIONS, solver=None) -> List[Exchange]:
+                options: Sequence[Tuple[str, str]] = ALL_OPTIONS, solver=None,
+                threads: int = 1, tt_mb: float = BID_TT_MB) -> List[Exchange]:
     """:func:`best_exchange` for each option (default: the ten of SPEC §3,
     spades uptown, spades downtown, ..., no-trump downtown), one solver
-    shared by all of them."""
-    from .engine import Solver
+    shared by all of them.
 
-    solver = solver if solver is not None else Solver(BID_TT_MB)
-    return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
+    With ``threads`` > 1 the options are shared out among that many
+    threads by trump suit (no-trump first: usually the longest), each
+    thread with a solver of its own (``solver`` is the first thread's, the
+    others get ``tt_mb`` each; fewer threads if the memory for their
+    tables is not there): the search releases the GIL, so the options are
+    solved side by side.  The results are the same; so are the node
+    counts with fresh solvers, since a solver's table is emptied whenever
+    the trump suit changes anyway."""
+    from .engine import Solver, TableMemoryError
+
+    solver = solver if solver is not None else Solver(tt_mb)
+    groups: dict = {}
+    for option in options:
+        groups.setdefault(strain_of(option[0]), []).append(option)
+    threads = max(1, min(threads, len(groups)))
+    if threads == 1:
+        return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
+    solvers = [solver]
+    for _ in range(threads - 1):
+        try:
+            solvers.append(Solver(tt_mb))
+        except TableMemoryError:
+            break
+    return _threaded_options(hands, kitty, bidder, options, groups, solvers)
+
+
+def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> List[Exchange]:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+    todo = sorted(groups.values(), key=lambda group: strain_of(group[0][0]) != "NT")
+    done: dict = {}
+
+    def work(solver) -> None:
+        while True:
+            with lock:
+                if not todo:
+                    return
+                group = todo.pop(0)
+            for t, r in group:
+                done[t, r] = best_exchange(hands, kitty, bidder, t, r, solver=solver)
+
+    with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
+        list(pool.map(work, solvers))
+    return [done[option] for option in options]
 
 
 def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],

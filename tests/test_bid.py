@@ -410,3 +410,70 @@ def test_cli_bad_input_other_boards_still_processed(tmp_path):
     assert [o["board"] for o in json_lines(res)] == ["3"]
     res = run(["check", str(f), "--contract", "9 S up"])
     assert res.exit_code == 2
+
+
+# --------------------------------------------------------------------------
+# Several threads on one board
+
+
+def _brief(exchanges):
+    return [(ex.trump, ex.ranking, ex.books, ex.keep, ex.discard, ex.stats.nodes) for ex in exchanges]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_threads_give_the_same_exchanges_and_nodes(seed, monkeypatch):
+    """The trump suits side by side on two threads: the same books, keeps,
+    discards, and (fresh solvers: each table is emptied at a change of
+    trump anyway) the same node counts as one thread."""
+    import threading
+
+    import whist_solve.bid as bid
+
+    hands, kitty, bidder = random_deal(seed)
+    one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
+    seen = set()
+    real = bid.best_exchange
+
+    def spy(*args, **kwargs):
+        seen.add(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bid, "best_exchange", spy)
+    two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
+    assert _brief(two) == _brief(one)
+    assert len(seen) == 2
+
+
+def test_threads_fall_back_when_a_second_table_does_not_fit(monkeypatch):
+    import whist_solve.engine as engine
+
+    made = []
+
+    class OneTableOnly(engine.Solver):
+        def __init__(self, tt_mb=64):
+            if made:
+                raise engine.TableMemoryError("no memory for a second table")
+            made.append(tt_mb)
+            super().__init__(tt_mb)
+
+    monkeypatch.setattr(engine, "Solver", OneTableOnly)
+    hands, kitty, bidder = random_deal(5)
+    got = analyse_bid(hands, kitty, bidder, threads=2, tt_mb=64)
+    assert made == [64]
+    assert _brief(got) == _brief(analyse_bid(hands, kitty, bidder, solver=Solver(64)))
+
+
+def test_bid_command_threads_same_output(tmp_path):
+    from support.cli_run import run
+
+    hands, kitty, bidder = random_deal(8)
+    f = tmp_path / "b.pbn"
+    f.write_text(f'[Board "1"]\n[Deal "{format_deal(hands)}"]\n[Kitty "{format_hand(kitty)}"]\n'
+                 f'[Bidder "{SEATS[bidder]}"]\n\n[Board "2"]\n[Deal "{format_deal(hands)}"]\n'
+                 f'[Kitty "{format_hand(kitty)}"]\n\n')
+    outs = []
+    for threads in ("1", "2"):
+        res = run(["bid", str(f), "--json", "--threads", threads, "--tt-mb", "64"])
+        assert res.exit_code == 0, res.stderr
+        outs.append(res.stdout)
+    assert outs[0] == outs[1] and outs[0].count("\n") == 2
