@@ -31,7 +31,7 @@ from whist_solve.vocab import SEATS, STRAINS, parse_contract
 from . import render
 from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, seat_option, strains_option, table_ranking_option)
-from .runner import EXIT_BAD, Run
+from .runner import EXIT_BAD, Run, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
 # Default sample counts: the bid question solves ten exchanges a sample.
@@ -118,6 +118,11 @@ def simulate(
                              help="Solve the samples on this many processes (the output is the "
                                   "same whatever the number)."),
     scheduler: Optional[str] = SCHEDULER_OPT,
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1, metavar="N",
+        help="bid: threads per sample (its trump suits side by side, each thread with a table "
+             "of --tt-mb). Default: the CPUs in one process, CPUs // jobs with --jobs, 1 on a "
+             "cluster."),
 ) -> None:
     """Double-dummy simulation: deal the unseen cards at random, solve
     every deal, and aggregate: what to bid, what to lead, how many tricks.
@@ -154,6 +159,8 @@ def simulate(
                     problem = build_problem(board, **opts)
                     if tt_mb is not None:
                         problem = dataclasses.replace(problem, tt_mb=tt_mb)
+                    if problem.question == "bid":
+                        problem = dataclasses.replace(problem, threads=worker_threads(threads, backend))
                     n = count if count is not None else DEFAULT_COUNT[problem.question]
                     agg = _run_board(run, where, board, problem, n, seed, time_budget, backend)
                     _report(run, board, agg)

@@ -674,7 +674,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
 
 def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
                 options: Sequence[Tuple[str, str]] = ALL_OPTIONS, solver=None,
-                threads: int = 1, tt_mb: float = BID_TT_MB) -> List[Exchange]:
+                threads: int = 1, tt_mb: float = BID_TT_MB, helpers: Sequence = ()) -> List[Exchange]:
     """:func:`best_exchange` for each option (default: the ten of SPEC §3,
     spades uptown, spades downtown, ..., no-trump downtown), one solver
     shared by all of them.
@@ -682,9 +682,9 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     With ``threads`` > 1 the options are shared out among that many
     threads by trump suit (no-trump first: usually the longest), each
     thread with a solver of its own (``solver`` is the first thread's, the
-    others get ``tt_mb`` each; fewer threads if the memory for their
-    tables is not there): the search releases the GIL, so the options are
-    solved side by side.  The results are the same; so are the node
+    others are taken from ``helpers``, then made with ``tt_mb`` each;
+    fewer threads if the memory for their tables is not there): the search
+    releases the GIL, so the options are solved side by side.  The results are the same; so are the node
     counts with fresh solvers, since a solver's table is emptied whenever
     the trump suit changes anyway."""
     from .engine import Solver, TableMemoryError
@@ -696,8 +696,8 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     threads = max(1, min(threads, len(groups)))
     if threads == 1:
         return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
-    solvers = [solver]
-    for _ in range(threads - 1):
+    solvers = [solver] + list(helpers)[:threads - 1]
+    while len(solvers) < threads:
         try:
             solvers.append(Solver(tt_mb))
         except TableMemoryError:

@@ -28,6 +28,7 @@ batches, their order or the machines.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
@@ -37,7 +38,7 @@ from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name
 from .cards import Position, card_runs, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index
-from .engine import DEFAULT_TT_MB, Solver, engine_card
+from .engine import DEFAULT_TT_MB, Solver, TableMemoryError, engine_card
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
@@ -189,11 +190,14 @@ class BidQuestion:
     options: tuple = ALL_OPTIONS
     min_bid_3: bool = False
     tt_mb: float = BID_TT_MB
+    threads: int = 1           # per sample: the trump suits side by side (analyse_bid)
 
     question = "bid"
 
     def solve_sample(self, solver, deal) -> tuple:
-        exs = analyse_bid(deal.hands, deal.kitty, self.bidder, self.options, solver=solver)
+        exs = analyse_bid(deal.hands, deal.kitty, self.bidder, self.options, solver=solver,
+                          threads=self.threads, tt_mb=self.tt_mb,
+                          helpers=_helpers(self.tt_mb, self.threads - 1))
         return tuple(ex.books for ex in exs)
 
     def aggregate(self, seed) -> "BidAggregate":
@@ -539,6 +543,27 @@ Question = Union[BidQuestion, LeadQuestion, TricksQuestion]
 # Running
 
 _SOLVERS: dict = {}
+
+
+_HELPERS = threading.local()
+
+
+def _helpers(tt_mb: float, n: int) -> list:
+    """This thread's extra solvers for a sample's threads (kept between
+    samples, like the main one: a table made and dropped for every sample
+    would be paged in anew each time)."""
+    if n <= 0:
+        return []
+    if getattr(_HELPERS, "tt_mb", None) != tt_mb:
+        _HELPERS.tt_mb = tt_mb
+        _HELPERS.held = []
+    held = _HELPERS.held
+    while len(held) < n:
+        try:
+            held.append(Solver(tt_mb))
+        except TableMemoryError:
+            break
+    return held[:n]
 
 
 def _solver_for(problem) -> Solver:

@@ -229,3 +229,12 @@ def test_ctrl_c_prints_the_partial_result(tmp_path):
     objs = [json.loads(ln) for ln in out.splitlines()]
     assert len(objs) == 1 and objs[0]["partial"] is True and objs[0]["samples"] < 1000000
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_bid_threads_same_bytes(tmp_path):
+    path = write(tmp_path, "bid.pbn", '[Board "bid"]\n[Variant "bid"]\n[Dealer "W"]\n[Bidder "S"]\n'
+                                      '[Deal "S:AKQ95.K3.A8.Q.HL - - -"]\n\n')
+    one = run(["simulate", path, "--json", "--count", "2", "--threads", "1"])
+    two = run(["simulate", path, "--json", "--count", "2", "--threads", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, two.stderr
+    assert one.stdout == two.stdout and json_lines(one)[0]["samples"] == 2
