@@ -425,20 +425,13 @@ def test_threads_give_the_same_exchanges_and_nodes(seed, monkeypatch):
     """The trump suits side by side on two threads: the same books, keeps,
     discards, and (fresh solvers: each table is emptied at a change of
     trump anyway) the same node counts as one thread."""
-    import threading
-
     import whist_solve.bid as bid
+
+    from support.threads import threads_calling
 
     hands, kitty, bidder = random_deal(seed)
     one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
-    seen = set()
-    real = bid.best_exchange
-
-    def spy(*args, **kwargs):
-        seen.add(threading.get_ident())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(bid, "best_exchange", spy)
+    seen = threads_calling(monkeypatch, bid, "best_exchange")
     two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
     assert _brief(two) == _brief(one)
     assert len(seen) == 2

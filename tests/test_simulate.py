@@ -355,23 +355,17 @@ def test_bid_samples_on_two_threads_same_answer(monkeypatch):
     """threads=2 (a sample's trump suits side by side): the same rows as
     one thread, and two threads really at work."""
     import dataclasses
-    import threading
 
     import whist_solve.bid as bid_module
+
+    from support.threads import threads_calling
 
     north = ["SA", "D3", "HQ"]
     south = ["HK", "JH", "C2"]
     pool = ["SK", "S4", "HA", "H9", "D2", "JL", "C9", "CA", "S8"]
     q = bid_question([north, None, south, None], "S", kitty=3, unseen=pool)
     one = simulate(q, 20, seed=4, solver=Solver(16)).to_json()
-    seen = set()
-    real = bid_module.best_exchange
-
-    def spy(*args, **kwargs):
-        seen.add(threading.get_ident())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(bid_module, "best_exchange", spy)
+    seen = threads_calling(monkeypatch, bid_module, "best_exchange")
     q2 = dataclasses.replace(q, threads=2, tt_mb=16)
     two = simulate(q2, 20, seed=4, solver=Solver(16)).to_json()
     assert json.dumps(two, sort_keys=True) == json.dumps(one, sort_keys=True)
