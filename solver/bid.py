@@ -55,7 +55,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
                     sort_cards)
@@ -78,6 +78,10 @@ BID_TT_MB = 512
 
 # --------------------------------------------------------------------------
 # Results
+
+
+class ExchangeStopped(WhistError):
+    """:func:`best_exchange` was asked to stop (its ``stop`` returned True)."""
 
 
 @dataclass
@@ -589,7 +593,8 @@ class _Probe:
 
 
 def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
-                  trump: Optional[str], ranking: str = "up", solver=None) -> Exchange:
+                  trump: Optional[str], ranking: str = "up", solver=None,
+                  stop: Optional[Callable[[], bool]] = None) -> Exchange:
     """The most books the bidder's side takes with the best discard, for
     one trump (``'S' 'H' 'D' 'C'``, or ``'NT'``/None) and ranking, the bidder
     leading to the first trick; with a keep and a discard that take them.
@@ -597,7 +602,9 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     ``hands`` are N, E, S, W (n cards each; the bidder's hand before the
     exchange), ``kitty`` the m undealt cards.  ``solver`` (a
     :class:`whist_solve.engine.Solver`) may be shared between calls: keep one
-    per thread and pass it to every call."""
+    per thread and pass it to every call.  ``stop``: called before each
+    keep's search; when it returns True the search ends with
+    :class:`ExchangeStopped`."""
     from .engine import Solver
 
     start = time.perf_counter()
@@ -655,6 +662,8 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     for _w, cards, tp in keeps[1:]:
         if best >= ceiling:
             break
+        if stop is not None and stop():
+            raise ExchangeStopped("the exchange search was stopped")
         if cap is not None and cap[tp] <= best:
             stats.bounded += 1
             continue
@@ -684,9 +693,11 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     thread with a solver of its own (``solver`` is the first thread's, the
     others are taken from ``helpers``, then made with ``tt_mb`` each;
     fewer threads if the memory for their tables is not there): the search
-    releases the GIL, so the options are solved side by side.  The results are the same; so are the node
-    counts with fresh solvers, since a solver's table is emptied whenever
-    the trump suit changes anyway."""
+    releases the GIL, so the options are solved side by side.  The results
+    are the same; so are the node counts with fresh solvers, since a
+    solver's table is emptied whenever the trump suit changes anyway.  An
+    error in one thread, or an exception in the calling thread (Ctrl-C),
+    stops the other threads at their next keep."""
     from .engine import Solver, TableMemoryError
 
     solver = solver if solver is not None else Solver(tt_mb)
@@ -707,23 +718,33 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
 
 def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> List[Exchange]:
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
+    stop = threading.Event()
     todo = sorted(groups.values(), key=lambda group: strain_of(group[0][0]) != "NT")
     done: dict = {}
 
     def work(solver) -> None:
-        while True:
+        while not stop.is_set():
             with lock:
                 if not todo:
                     return
                 group = todo.pop(0)
             for t, r in group:
-                done[t, r] = best_exchange(hands, kitty, bidder, t, r, solver=solver)
+                done[t, r] = best_exchange(hands, kitty, bidder, t, r, solver=solver,
+                                           stop=stop.is_set)
 
     with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
-        list(pool.map(work, solvers))
+        futures = [pool.submit(work, solver) for solver in solvers]
+        try:
+            finished, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            for future in finished:
+                if future.exception() is not None:
+                    raise future.exception()
+        except BaseException:
+            stop.set()       # the other threads end at their next keep
+            raise
     return [done[option] for option in options]
 
 

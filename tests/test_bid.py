@@ -470,3 +470,34 @@ def test_bid_command_threads_same_output(tmp_path):
         assert res.exit_code == 0, res.stderr
         outs.append(res.stdout)
     assert outs[0] == outs[1] and outs[0].count("\n") == 2
+
+
+def test_an_error_in_one_thread_stops_the_others(monkeypatch):
+    """The spades thread fails at once; the no-trump thread (seed 21's
+    no-trump uptown searches for seconds) stops at its next keep instead
+    of finishing, and the error reaches the caller."""
+    import whist_solve.bid as bid
+
+    real = bid.best_exchange
+    outcome = {}
+
+    def flaky(hands, kitty, bidder, trump, ranking, **kw):
+        if trump == "S":
+            raise RuntimeError("spades failed")
+        try:
+            return real(hands, kitty, bidder, trump, ranking, **kw)
+        except bid.ExchangeStopped:
+            outcome[trump, ranking] = "stopped"
+            raise
+
+    monkeypatch.setattr(bid, "best_exchange", flaky)
+    hands, kitty, bidder = random_deal(21)
+    with pytest.raises(RuntimeError, match="spades failed"):
+        analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
+    assert outcome == {("NT", "up"): "stopped"}
+
+
+def test_best_exchange_stop():
+    hands, kitty, bidder = random_deal(3)
+    with pytest.raises(WhistError, match="stopped"):
+        best_exchange(hands, kitty, bidder, "NT", "up", solver=Solver(64), stop=lambda: True)
