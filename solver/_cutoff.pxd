@@ -52,6 +52,18 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     return a ^ (a >> 29)
 
 
+cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
+
+
+cdef inline void cut_prefetch(Ctx* c, uint64_t key) noexcept nogil:
+    """Ask for the entry of `key` ahead of cut_first: the cache is bigger
+    than the processor's nearest caches, and its entry was the most costly
+    load of a node (perf: 28% of the samples of `search`) when read right
+    after the moves were made."""
+    __builtin_prefetch(c.cut + (key >> (64 - CUTBITS)))
+
+
 cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
     """Bring the move remembered for this kind of position to the front
     (the run of equivalent cards that holds the remembered card)."""

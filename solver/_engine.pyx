@@ -41,7 +41,7 @@ from _bits cimport popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
-from _cutoff cimport cut_key, cut_first, cut_store
+from _cutoff cimport cut_key, cut_first, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_probe, tt_store
 
 cdef enum:
@@ -156,9 +156,11 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
             trick_key(c, &key, &lead_jokers, own)
             r = tt_probe(&c.tt, key, lead_jokers, own, target - c.st.ns_won, msk)
         return r
+    key = cut_key(c, target)
+    cut_prefetch(c, key)
     n = gen_moves(c, ply)
     if n > 1:
-        cut_first(c, ply, n, cut_key(c, target))
+        cut_first(c, ply, n, key)
     s = c.moves[ply][0].suit
     b = c.moves[ply][0].bit
     play(c, s, b, ply)
@@ -244,9 +246,12 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         if r >= 0:
             c.w[ply] = wq
             return r
+    # the cut-off cache's entry is asked for before the moves are made, so
+    # that its load overlaps gen_moves
+    ckey = cut_key(c, target)
+    cut_prefetch(c, ckey)
     n = gen_moves(c, ply)
     if n > 1:
-        ckey = cut_key(c, target)
         cut_first(c, ply, n, ckey)
         if k == 0 and st.left >= c.probe_left:
             promote_probed_leads(c, target, ply, n)
