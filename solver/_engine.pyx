@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_probe, tt_store
+from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_prefetch, tt_probe, tt_store
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -204,6 +204,7 @@ cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t*
     in c.w[ply]; the position's key is left in key, lead_jokers, own for a store."""
     cdef uint64_t msk[2]
     cdef int r
+    tt_prefetch(&c.tt, c.lenkey, 0x8000 | c.st.leader | c.jokkey)
     trick_key(c, key, lead_jokers, own)
     r = tt_probe(&c.tt, key[0], lead_jokers[0], own, need, msk)
     if r >= 0:

@@ -38,6 +38,7 @@ from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
+    void __builtin_prefetch(const void*) nogil
 
 cdef extern from *:
     """
@@ -197,6 +198,12 @@ cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t lead_jokers, uint3
         if e.gen != t.gen or (e.lead_jokers == lead_jokers and e.sub == sub and e.key == key):
             return e
         i = (i + 1) & m
+
+
+cdef inline void tt_prefetch(TTable* t, uint64_t key, uint16_t lead_jokers) noexcept nogil:
+    """Ask for the slot of a shape's directory ahead of a probe, so that
+    its load overlaps the work before the probe (the owner strings)."""
+    __builtin_prefetch(t.slots + (tt_hash(key, lead_jokers, TT_DIR) & (t.nslots - 1)))
 
 
 cdef inline void tt_tops(uint64_t key, int* sh) noexcept nogil:
