@@ -533,9 +533,9 @@ class _Probe:
     only in the bidder's hand, so the three other hands are converted to
     the engine's coordinates and given to the solver's core once, and each
     keep only replaces the bidder's hand (five bit masks, through a small
-    map; the deal was validated once).  Converting the 48 cards of every keep by name took
-    as long as the searches themselves on typical deals (20,000 keeps of
-    a few hundred nodes each).  A solver without `core_for` (another
+    map; the deal was validated once).  Converting the 48 cards of every
+    keep by name took as long as the searches themselves on typical deals
+    (20,000 keeps of a few hundred nodes each).  A solver without `core_for` (another
     implementation of the Solver API) is asked through its public unchecked
     entry points instead."""
 
@@ -698,7 +698,7 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     solver's table is emptied whenever the trump suit changes anyway.  An
     error in one thread, or an exception in the calling thread (Ctrl-C),
     stops the other threads at their next keep."""
-    from .engine import Solver, TableMemoryError
+    from .engine import Solver
 
     solver = solver if solver is not None else Solver(tt_mb)
     groups: dict = {}
@@ -707,13 +707,22 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     threads = max(1, min(threads, len(groups)))
     if threads == 1:
         return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
-    solvers = [solver] + list(helpers)[:threads - 1]
-    while len(solvers) < threads:
+    solvers = grow_solvers([solver] + list(helpers)[:threads - 1], threads, tt_mb)
+    return _threaded_options(hands, kitty, bidder, options, groups, solvers)
+
+
+def grow_solvers(solvers: list, n: int, tt_mb: float) -> list:
+    """Add solvers of ``tt_mb`` MB to the list ``solvers`` until it holds
+    ``n``, or fewer when the memory for another table is not there; return
+    the list."""
+    from .engine import Solver, TableMemoryError
+
+    while len(solvers) < n:
         try:
             solvers.append(Solver(tt_mb))
         except TableMemoryError:
             break
-    return _threaded_options(hands, kitty, bidder, options, groups, solvers)
+    return solvers
 
 
 def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> List[Exchange]:

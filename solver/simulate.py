@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
-                  bid_score, contract_name, min_level)
+                  bid_score, contract_name, grow_solvers, min_level)
 from .cards import Position, card_runs, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index
-from .engine import DEFAULT_TT_MB, Solver, TableMemoryError, engine_card
+from .engine import DEFAULT_TT_MB, Solver, engine_card
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
@@ -557,13 +557,7 @@ def _helpers(tt_mb: float, n: int) -> list:
     if getattr(_HELPERS, "tt_mb", None) != tt_mb:
         _HELPERS.tt_mb = tt_mb
         _HELPERS.held = []
-    held = _HELPERS.held
-    while len(held) < n:
-        try:
-            held.append(Solver(tt_mb))
-        except TableMemoryError:
-            break
-    return held[:n]
+    return grow_solvers(_HELPERS.held, n, tt_mb)[:n]
 
 
 def _solver_for(problem) -> Solver:

@@ -34,7 +34,6 @@ def test_set_hand_is_set_position_with_that_hand():
     others kept) gives the root set_position gives, searches included."""
     import random
 
-    from whist_solve import Solver
     from whist_solve.cards import full_deck
     from whist_solve.engine import engine_card
 
