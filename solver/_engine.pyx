@@ -66,9 +66,14 @@ cdef enum:
 cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_t* own) noexcept nogil:
     """Key (suit lengths, leader) and owner strings of the position at a
     trick boundary.  The owner string of a suit has two bits per card still
-    in play, lowest card first: the seat that holds it."""
+    in play, lowest card first: the seat that holds it.  Every caller
+    probes the table next, so the shape's directory slot is asked for as
+    soon as the key is known: its load overlaps the owner strings."""
     cdef int s
     cdef uint32_t pres, lo, hi
+    key[0] = c.lenkey
+    lead_jokers[0] = 0x8000 | c.st.leader | c.jokkey
+    tt_prefetch(&c.tt, key[0], lead_jokers[0])
     own[0] = 0
     own[1] = 0
     for s in range(4):
@@ -76,8 +81,6 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_
         lo = pext32(c.hand[1][s] | c.hand[3][s], pres)
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
-    key[0] = c.lenkey
-    lead_jokers[0] = 0x8000 | c.st.leader | c.jokkey
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -204,7 +207,6 @@ cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t*
     in c.w[ply]; the position's key is left in key, lead_jokers, own for a store."""
     cdef uint64_t msk[2]
     cdef int r
-    tt_prefetch(&c.tt, c.lenkey, 0x8000 | c.st.leader | c.jokkey)
     trick_key(c, key, lead_jokers, own)
     r = tt_probe(&c.tt, key[0], lead_jokers[0], own, need, msk)
     if r >= 0:
