@@ -4,9 +4,9 @@
 #
 # For the side on lead: cash (a hand's own top cards), quick_tricks (the
 # best of cashing, crossing to partner's winners, trump length and top
-# trumps, partner_ruff).  For the side not on lead: other_tricks (top
-# trumps, trump length, every_lead_loses; at no-trump win_and_cash for each
-# lead).  Each bound also reports W, the cards whose ranks it relied on,
+# trumps, partner_ruff, guarded_trump).  For the side not on lead:
+# other_tricks (top trumps, trump length, every_lead_loses, guarded_trump;
+# at no-trump win_and_cash for each lead).  Each bound also reports W, the cards whose ranks it relied on,
 # so a stored table entry stays valid for every position that agrees on
 # them (see _engine.pyx).
 #
@@ -304,6 +304,8 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             w[0] = w_partner
         if tricks == 0:
             tricks = partner_ruff(c, h, w)
+        if tricks == 0:
+            tricks = guarded_trump(c, h, 1, w)
     if tricks > c.st.left:
         tricks = c.st.left
     return tricks
@@ -329,6 +331,48 @@ cdef inline int partner_ruff(Ctx* c, int h, uint64_t* w) noexcept nogil:
             return 1
         if highbit(partner_trumps) > highbit(c.hand[rho][trump]):
             w[0] = (<uint64_t> (1u << highbit(partner_trumps))) << (16 * trump)
+            return 1
+    return 0
+
+
+cdef inline int guarded_trump(Ctx* c, int h, int on_lead, uint64_t* w) noexcept nogil:
+    """1 when the side of h surely takes a trick with a trump honour the
+    top trumps cannot catch, else 0:
+    - KQ: one hand holds the second and third trumps, an opponent the top
+      one: the top trump takes one of them, the other is then the top;
+    - Kx behind A: a hand holds the second trump and another trump, and
+      the top trump is with the opponent who plays just before it (its
+      right-hand opponent): whenever the top trump is played the hand plays
+      its small one, keeping the king, now the top;
+    - Qxx behind AK: the same with the third trump, two small ones, and
+      the two top trumps with that opponent.
+    The last two need the hand to follow its right-hand opponent, so a
+    hand on lead now needs a card to lead first and still keep the honour
+    guarded (3 tricks left for Kx, 4 for Qxx: with Kx and two tricks left
+    it may have to lead into the top trump).  w: the top trumps relied on
+    (the shape gives the lengths)."""
+    cdef int trump = c.trump, y, r, i
+    cdef uint32_t pres = present(c, trump), mine
+    cdef uint32_t a, k, q
+    if popc(pres) < 3:
+        return 0
+    a = 1u << highbit(pres)
+    k = 1u << highbit(pres & ~a)
+    q = 1u << highbit(pres & ~(a | k))
+    for i in range(2):
+        y = h if i == 0 else (h + 2) & 3
+        r = (y + 3) & 3
+        mine = c.hand[y][trump]
+        if (mine & k) and (mine & q) and not ((mine | c.hand[y ^ 2][trump]) & a):
+            w[0] = (<uint64_t> (a | k | q)) << (16 * trump)
+            return 1
+        if ((mine & k) and popc(mine) >= 2 and (c.hand[r][trump] & a)
+                and not (on_lead and y == h and c.st.left < 3)):
+            w[0] = (<uint64_t> (a | k)) << (16 * trump)
+            return 1
+        if ((mine & q) and popc(mine) >= 3 and (c.hand[r][trump] & (a | k)) == (a | k)
+                and not (on_lead and y == h and c.st.left < 4)):
+            w[0] = (<uint64_t> (a | k | q)) << (16 * trump)
             return 1
     return 0
 
@@ -400,6 +444,8 @@ cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept no
             w[0] = 0
         if tricks == 0:
             tricks = every_lead_loses(c, h, w)
+        if tricks == 0:
+            tricks = guarded_trump(c, lho, 0, w)
         return tricks
     # No-trump: whatever h leads, an opponent holds the top card of that
     # suit and wins the trick, then cashes its own top cards.  The count is
