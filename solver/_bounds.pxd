@@ -235,7 +235,8 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     cdef int own = cash(c, h, w, &entries_own, &side_own, tricks_own, ranked_own, &must_own)
     cdef int partner = cash(c, p, &w_partner, &entries_partner, &side_partner, tricks_partner,
                             ranked_partner, &must_partner)
-    cdef int best, best_count = BEST_OWN, want, tricks, by_trumps
+    cdef int best, best_count = BEST_OWN, want, tricks, by_trumps, by_length
+    cdef uint64_t w_trumps
     if trump >= 0 and c.hand[p][trump]:
         room = nontrumps(c, p)
         if side_own > room:
@@ -294,14 +295,21 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
             w[0] |= fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
     if c.trump >= 0:
-        by_trumps = trump_length(c, h)
+        # the side's sure trump tricks, alone or after h has cashed its
+        # side-suit winners (when those need no trumps drawn, the opponents
+        # follow suit to them and partner discards no trump: the trumps
+        # are as they were)
+        by_length = trump_length(c, h)
+        by_trumps = top_trumps(c, h, &w_trumps)
+        if by_length >= by_trumps:
+            by_trumps = by_length
+            w_trumps = 0
         if by_trumps > tricks:
             tricks = by_trumps
-            w[0] = 0
-        by_trumps = top_trumps(c, h, &w_partner)
-        if by_trumps > tricks:
-            tricks = by_trumps
-            w[0] = w_partner
+            w[0] = w_trumps
+        if must_own == 0 and side_own > 0 and by_trumps > 0 and side_own + by_trumps > tricks:
+            tricks = side_own + by_trumps
+            w[0] = w_own | w_trumps
         if tricks == 0:
             tricks = partner_ruff(c, h, w)
         if tricks == 0:

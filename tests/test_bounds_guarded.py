@@ -78,3 +78,44 @@ def test_kx_on_lead_with_two_tricks_left_is_not_sure(shared_solver):
     pos = Position.make(hands=[list(h) for h in hands], trump="S", ranking="up", leader=0)
     assert shared_solver.ns_value(pos) == 0
     check(shared_solver, spot)
+
+
+@st.composite
+def cash_then_trumps(draw):
+    """The leader holds the top cards of a side suit both opponents hold,
+    its side the top trumps or the longer trumps: cashing first and then
+    the trump tricks (the combined count of quick_tricks).  Partner has few
+    or no side cards, so whether it must ruff its side's winners matters."""
+    trump, side = draw(st.permutations(SUITS))[:2]
+    ranking = draw(st.sampled_from(["up", "down"]))
+    leader = draw(st.integers(0, 3))
+    n = draw(st.integers(2, 5))
+    order = lambda suit: sorted((c for c in DECK52 if c[0] == suit),
+                                key=lambda c: strength(c, ranking), reverse=True)
+    side_cards, trumps = order(side), order(trump)
+    p, lho, rho = (leader + 2) % 4, (leader + 1) % 4, (leader + 3) % 4
+    hands = [[] for _ in range(4)]
+    tops = draw(st.integers(1, min(3, n)))
+    hands[leader] += side_cards[:tops]
+    low = list(draw(st.permutations(side_cards[tops:])))
+    hands[lho].append(low.pop())
+    hands[rho].append(low.pop())
+    ntr = draw(st.integers(1, n))                   # partner's trumps, from the top
+    hands[p] += trumps[:ntr]
+    rest_trumps = list(draw(st.permutations(trumps[ntr:])))
+    for seat in (lho, rho):
+        for _ in range(draw(st.integers(0, 2))):
+            if len(hands[seat]) < n and rest_trumps:
+                hands[seat].append(rest_trumps.pop())
+    placed = {c for h in hands for c in h}
+    rest = [c for c in draw(st.permutations(DECK52)) if c not in placed]
+    for h in hands:
+        while len(h) < n:
+            h.append(rest.pop())
+    return Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(cash_then_trumps())
+def test_cashing_then_trump_tricks(shared_solver, spot):
+    check(shared_solver, spot)
