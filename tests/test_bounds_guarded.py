@@ -119,3 +119,42 @@ def cash_then_trumps(draw):
 @given(cash_then_trumps())
 def test_cashing_then_trump_tricks(shared_solver, spot):
     check(shared_solver, spot)
+
+
+@st.composite
+def split_tops(draw):
+    """The leader's side holds the top cards of one or two suits between
+    its two hands (cashing one hand's winners, then crossing to the
+    other's; blocked suits), at no-trump or with a trump suit, partner
+    sometimes short of small cards or holding only trumps."""
+    trump = draw(st.sampled_from(SUITS + (None,)))
+    ranking = draw(st.sampled_from(["up", "down"]))
+    leader = draw(st.integers(0, 3))
+    n = draw(st.integers(2, 5))
+    p = (leader + 2) % 4
+    order = lambda suit: sorted((c for c in DECK52 if c[0] == suit),
+                                key=lambda c: strength(c, ranking), reverse=True)
+    hands = [[] for _ in range(4)]
+    suits = [s for s in draw(st.permutations(SUITS)) if s != trump][:draw(st.integers(1, 2))]
+    for suit in suits:
+        tops = order(suit)[:draw(st.integers(2, 4))]
+        for c in tops:
+            seat = draw(st.sampled_from([leader, p]))
+            if len(hands[seat]) < n:
+                hands[seat].append(c)
+    if trump and draw(st.booleans()):
+        for c in order(trump)[:n]:              # partner: the top trumps, to the full
+            if len(hands[p]) < n:
+                hands[p].append(c)
+    placed = {c for h in hands for c in h}
+    rest = [c for c in draw(st.permutations(DECK52)) if c not in placed]
+    for h in hands:
+        while len(h) < n:
+            h.append(rest.pop())
+    return Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(split_tops())
+def test_top_cards_split_between_partners(shared_solver, spot):
+    check(shared_solver, spot)
