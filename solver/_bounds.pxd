@@ -115,8 +115,13 @@ cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
             continue
         suit_tricks[s] = count
         if others:
-            suit_ranked[s] = counted & winners
-            w[0] |= (<uint64_t> (counted & winners)) << (16 * s)
+            # only the top `longest` winners win by rank: after that many
+            # rounds the other hands have no card of the suit left
+            winners &= counted
+            while popc(winners) > longest:
+                winners &= winners - 1
+            suit_ranked[s] = winners
+            w[0] |= (<uint64_t> winners) << (16 * s)
         if unruffed > 0:
             entries[0] |= 1u << s
         if s != trump:
@@ -168,6 +173,9 @@ cdef inline int top_trumps(Ctx* c, int h, uint64_t* w) noexcept nogil:
     if tricks > longer:
         tricks = longer
     if left:
+        # the top `tricks` trumps of the run are all the count needs
+        while popc(run) > tricks:
+            run &= run - 1
         w[0] = (<uint64_t> run) << (16 * trump)
     return tricks
 
