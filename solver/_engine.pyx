@@ -53,11 +53,17 @@ cdef enum:
     PROBE_LEFT_FULL = 10
     PROBE_LEFT = 9
     # With at least this many tricks left the table is asked before the
-    # sure-trick bounds (cachegrind: bounds first everywhere costs 7-8%
-    # more instructions; 3, 4 and 5 are within 1.5% of one another, 3
-    # searching 2-3% more nodes than 5; nearer the end the bounds answer
-    # most lead nodes and cost less than a table probe).
-    TT_FIRST = 4
+    # sure-trick bounds; nearer the end the bounds answer most lead nodes
+    # and cost less than a table probe.  (Measured with the bounds of
+    # guarded_trump and the cashing-then-trumps count: 6 against 4 on the
+    # random set 54.6M against 55.6M nodes over three passes and 3% less
+    # time in three alternating runs; 8 and 13 within the noise of 6 there
+    # but more nodes on the two-suited freak deal's spade row (52.5M at 13,
+    # 48.0M at 6, 55.0M at 4) and the four-void deal's no-trump row
+    # (148.7M, 144.3M, 150.3M); the 40 seeded exchanges 386.9M nodes
+    # against 396.3M at 4.  Before those bounds, cachegrind had put 3-5
+    # within 1.5% of one another and bounds first everywhere 7-8% above.)
+    TT_FIRST = 6
 
 
 # ---------------------------------------------------------------------------
