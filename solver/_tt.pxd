@@ -343,11 +343,15 @@ cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_joke
 
 cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint64_t* msk,
                            int lower, int upper) noexcept nogil:
-    """If list e holds the pattern already, tighten its bounds and return 1;
-    else 0."""
+    """If list e holds the pattern already, tighten its bounds and return 1.
+    Else, if it holds a pattern the new one makes useless (one that fixes
+    the same cards and more, with bounds no tighter), put the new one in
+    its place and return 1 (so a list does not keep the narrower patterns
+    of what a wider one now says); else 0."""
     cdef int32_t pg = e.first
     cdef int i
     cdef TTPattern* p
+    cdef TTPattern* spare = NULL
     while pg >= 0:
         for i in range(t.pages[pg].count):
             p = &t.pages[pg].pat[i]
@@ -357,7 +361,19 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
                 if upper < p.upper:
                     p.upper = upper
                 return 1
+            if (spare == NULL and p.lower <= lower and p.upper >= upper
+                    and (msk[0] & ~p.msk[0]) == 0 and (msk[1] & ~p.msk[1]) == 0
+                    and ((p.own[0] ^ o0) & msk[0]) == 0 and ((p.own[1] ^ o1) & msk[1]) == 0):
+                spare = p
         pg = t.pages[pg].next
+    if spare != NULL:
+        spare.own[0] = o0
+        spare.own[1] = o1
+        spare.msk[0] = msk[0]
+        spare.msk[1] = msk[1]
+        spare.lower = lower
+        spare.upper = upper
+        return 1
     return 0
 
 
