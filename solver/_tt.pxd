@@ -341,6 +341,17 @@ cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_joke
     t.used += 1
 
 
+cdef inline void tt_put(TTPattern* p, uint64_t o0, uint64_t o1, uint64_t* msk,
+                        int lower, int upper) noexcept nogil:
+    """Write a pattern: owners (already masked), masks and bounds."""
+    p.own[0] = o0
+    p.own[1] = o1
+    p.msk[0] = msk[0]
+    p.msk[1] = msk[1]
+    p.lower = lower
+    p.upper = upper
+
+
 cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint64_t* msk,
                            int lower, int upper) noexcept nogil:
     """If list e holds the pattern already, tighten its bounds and return 1.
@@ -367,12 +378,7 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
                 spare = p
         pg = t.pages[pg].next
     if spare != NULL:
-        spare.own[0] = o0
-        spare.own[1] = o1
-        spare.msk[0] = msk[0]
-        spare.msk[1] = msk[1]
-        spare.lower = lower
-        spare.upper = upper
+        tt_put(spare, o0, o1, msk, lower, upper)
         return 1
     return 0
 
@@ -539,9 +545,4 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
         pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
     t.pages[pg].count += 1
-    p.own[0] = o0
-    p.own[1] = o1
-    p.msk[0] = msk[0]
-    p.msk[1] = msk[1]
-    p.lower = lower
-    p.upper = upper
+    tt_put(p, o0, o1, msk, lower, upper)

@@ -22,6 +22,17 @@ from support.strategies import DECK52, JOKERS, Spot, examples
 SUITS = ("S", "H", "D", "C")
 
 
+def dealt_out(draw, hands, n, deck, trump, ranking, leader) -> Spot:
+    """The spot with ``hands`` (the cards placed so far) filled up to ``n``
+    cards each from the rest of ``deck``, in a drawn order."""
+    placed = {c for h in hands for c in h}
+    rest = [c for c in draw(st.permutations(deck)) if c not in placed]
+    for h in hands:
+        while len(h) < n:
+            h.append(rest.pop())
+    return Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
+
+
 @st.composite
 def guarded(draw):
     """(spot, seat of the side that holds the guarded honour)."""
@@ -50,13 +61,7 @@ def guarded(draw):
     else:
         hands[y] += [q, small.pop(), small.pop()]
         hands[rho] += [a, k]
-    placed = {c for h in hands for c in h}
-    rest = [c for c in draw(st.permutations(deck)) if c not in placed]
-    for h in hands:
-        while len(h) < n:
-            h.append(rest.pop())
-    spot = Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
-    return spot, y
+    return dealt_out(draw, hands, n, deck, trump, ranking, leader), y
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -107,12 +112,7 @@ def cash_then_trumps(draw):
         for _ in range(draw(st.integers(0, 2))):
             if len(hands[seat]) < n and rest_trumps:
                 hands[seat].append(rest_trumps.pop())
-    placed = {c for h in hands for c in h}
-    rest = [c for c in draw(st.permutations(DECK52)) if c not in placed]
-    for h in hands:
-        while len(h) < n:
-            h.append(rest.pop())
-    return Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
+    return dealt_out(draw, hands, n, DECK52, trump, ranking, leader)
 
 
 @settings(max_examples=examples(80), deadline=None)
@@ -146,12 +146,7 @@ def split_tops(draw):
         for c in order(trump)[:n]:              # partner: the top trumps, to the full
             if len(hands[p]) < n:
                 hands[p].append(c)
-    placed = {c for h in hands for c in h}
-    rest = [c for c in draw(st.permutations(DECK52)) if c not in placed]
-    for h in hands:
-        while len(h) < n:
-            h.append(rest.pop())
-    return Spot(tuple(tuple(h) for h in hands), trump, ranking, leader, ())
+    return dealt_out(draw, hands, n, DECK52, trump, ranking, leader)
 
 
 @settings(max_examples=examples(80), deadline=None)
