@@ -4,11 +4,12 @@
 #
 # For the side on lead: cash (a hand's own top cards), quick_tricks (the
 # best of cashing, crossing to partner's winners, trump length and top
-# trumps, partner_ruff, guarded_trump).  For the side not on lead:
-# other_tricks (top trumps, trump length, every_lead_loses, guarded_trump;
-# at no-trump win_and_cash for each lead).  Each bound also reports W, the cards whose ranks it relied on,
-# so a stored table entry stays valid for every position that agrees on
-# them (see _engine.pyx).
+# trumps, side-suit winners then trumps, partner_ruff, guarded_trump).  For
+# the side not on lead: other_tricks (top trumps, trump length,
+# every_lead_loses, guarded_trump; at no-trump win_and_cash for each lead).
+# Each bound also reports W, the cards whose ranks it relied on, so a
+# stored table entry stays valid for every position that agrees on them
+# (see _engine.pyx).
 #
 # Names: h is the seat whose side is counted for (the leader, unless said
 # otherwise), p its partner, lho and rho its left- and right-hand
