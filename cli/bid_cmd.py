@@ -12,15 +12,13 @@ from __future__ import annotations
 import time
 from typing import List, Optional
 
-import typer
-
 from whist_solve.bid import Scoring, analyse_auction, analyse_bid, summarize
 from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
 from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
-                      MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
+                      MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT, threads_option)
 from .runner import Run, board_json, map_prepared, worker_threads
 
 
@@ -34,11 +32,8 @@ def bid(
     tt_mb: int = BID_TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
-    threads: Optional[int] = typer.Option(
-        None, "--threads", min=1, metavar="N",
-        help="Threads per board (its trump suits side by side, each thread with a "
-             "table of --tt-mb). Default: the CPUs in one process, CPUs // jobs with "
-             "--jobs, 1 on a cluster."),
+    threads: Optional[int] = threads_option(
+        "Threads per board (its trump suits side by side, each thread with a table of --tt-mb)."),
 ) -> None:
     """Bid whist: the bidder's best exchange with the kitty for each of
     the ten choices, the best choice and the highest makeable bid.

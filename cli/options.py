@@ -99,6 +99,14 @@ SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
                              help="Run on a Dask cluster: its scheduler's address (tcp://host:8786) "
                                   "or scheduler file; needs pip install 'whist-solve\\[cluster]'.")
 
+
+def threads_option(what: str):
+    """``--threads N``: threads per task (``what``: the unit and what its
+    threads share out), with the default of runner.worker_threads."""
+    return typer.Option(None, "--threads", min=1, metavar="N",
+                        help=f"{what} Default: the CPUs in one process, CPUs // jobs with "
+                             "--jobs, 1 on a cluster.")
+
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",
                           help="The bidder (overrides the Bidder tag).")

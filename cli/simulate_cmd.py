@@ -30,7 +30,8 @@ from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
 from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, seat_option, strains_option, table_ranking_option)
+                      TRUMP_OPT, seat_option, strains_option, table_ranking_option,
+                      threads_option)
 from .runner import EXIT_BAD, Run, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
@@ -118,11 +119,9 @@ def simulate(
                              help="Solve the samples on this many processes (the output is the "
                                   "same whatever the number)."),
     scheduler: Optional[str] = SCHEDULER_OPT,
-    threads: Optional[int] = typer.Option(
-        None, "--threads", min=1, metavar="N",
-        help="bid: threads per sample (its trump suits side by side, each thread with a table "
-             "of --tt-mb). Default: the CPUs in one process, CPUs // jobs with --jobs, 1 on a "
-             "cluster."),
+    threads: Optional[int] = threads_option(
+        "bid: threads per sample (its trump suits side by side, each thread with a table of "
+        "--tt-mb)."),
 ) -> None:
     """Double-dummy simulation: deal the unseen cards at random, solve
     every deal, and aggregate: what to bid, what to lead, how many tricks.

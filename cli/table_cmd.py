@@ -27,7 +27,7 @@ from whist_solve.vocab import SEATS, STRAINS
 from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
-                      strains_option, table_ranking_option)
+                      strains_option, table_ranking_option, threads_option)
 from .runner import Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
@@ -47,10 +47,7 @@ def table(
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
-    threads: Optional[int] = typer.Option(
-        None, "--threads", min=1, metavar="N",
-        help="Threads per deal (its strains and leaders side by side). Default: the CPUs "
-             "in one process, CPUs // jobs with --jobs, 1 on a cluster."),
+    threads: Optional[int] = threads_option("Threads per deal (its strains and leaders side by side)."),
     html: Optional[str] = HTML_OPT,
 ) -> None:
     """Double-dummy table: tricks won by N-S for every strain and every

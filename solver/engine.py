@@ -326,10 +326,9 @@ def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
 def _table_row(solver: Solver, hands, strain: str, ranking: str) -> dict:
     """N-S tricks of one strain and ranking for each of the four leaders."""
     trump = None if strain == "NT" else strain
-    row = {}
+    values = [None] * 4
     guess = -1
     for leader in LEADER_ORDER:
-        v = solver.ns_value(Position.make(hands, trump, ranking, leader), guess)
-        row[SEATS[leader]] = v
-        guess = v
-    return {seat: row[seat] for seat in SEATS}
+        guess = solver.ns_value(Position.make(hands, trump, ranking, leader), guess)
+        values[leader] = guess
+    return dict(zip(SEATS, values))
