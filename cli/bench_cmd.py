@@ -60,13 +60,13 @@ def bench(
                                             help="Compare with a saved baseline; exit 1 on a time regression."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD, "--threshold", min=0, metavar="PERCENT",
                                     help="With --baseline: slower by more than this is a regression."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
-    repeat: int = typer.Option(1, "--repeat", "-r", min=1,
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Worker processes."),
+    repeat: int = typer.Option(1, "--repeat", "-r", min=1, metavar="N",
                                help="Solve each deal N times and keep its fastest time (steadier timings; DDS too)."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N deals of each set."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="Only the first N deals of each set."),
     json_out: bool = typer.Option(False, "--json", help="A machine-readable report (one JSON object) on stdout."),
     tt_mb: Optional[int] = typer.Option(
-        None, "--tt-mb", min=1,
+        None, "--tt-mb", min=1, metavar="MB",
         help=f"Size of the transposition table in MB (default {DEFAULT_TT_MB}; "
              f"{EXCHANGE_TT_MB} for the exchange set, as `bid`)."),
     regen_sig: bool = typer.Option(False, "--regen-signature", hidden=True,

@@ -12,7 +12,7 @@ from whist_solve.dealing import GAMES, iter_deal_pbn
 
 
 def deal(
-    count: int = typer.Option(1, "--count", "-n", min=1, help="Number of deals."),
+    count: int = typer.Option(1, "--count", "-n", min=1, metavar="N", help="Number of deals."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Random seed (the same seed gives the same deals)."),
     variant: str = typer.Option("classic", "--variant", metavar="classic|bid",
                                 help="classic: 52 cards, 13 each, trump turned up by the dealer. "

@@ -18,6 +18,7 @@ quietly with 141, the status of a program stopped by SIGPIPE.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import errno
 import os
@@ -43,30 +44,59 @@ _VALUE_WORDS = {int: "N", float: "X", str: "TEXT"}
 _VALUE_WORDS.update({Optional[int]: "N", Optional[float]: "X", Optional[str]: "TEXT"})
 
 
+def _value_word(param) -> str:
+    """The word for an option's value when it gives no metavar: from its
+    annotation (Typer 0.29's type descriptor) or its click type (before)."""
+    desc = getattr(param, "type_descriptor", None)
+    if desc is not None:
+        if getattr(desc, "is_path", False):
+            return "FILE"
+        return _VALUE_WORDS.get(getattr(desc, "annotation", str), "TEXT")
+    name = getattr(param.type, "name", "")
+    return ("N" if name.startswith("int") else "X" if name.startswith("float")
+            else "FILE" if name in ("path", "filename") else "TEXT")
+
+
 def _plain_help(command) -> None:
     """The help of ``command`` without Typer's type labels (``<bool>``,
     ``<list[str]>``, ``<int range>``, ``[x>=1]``) and the usage line without
     braces (``{FILE...}...``): a flag shows no value, an option its metavar
-    (or ``N``, ``X``, ``TEXT``), an argument its metavar."""
+    (or ``N``, ``X``, ``TEXT``), an argument its metavar.  Typer 0.29 asks a
+    parameter's ``display_type_rich``; earlier versions its ``make_metavar``
+    and its click type (copied here before it is changed: click's plain
+    types are shared)."""
     if getattr(command, "_plain_help", False):
         return
     command._plain_help = True
     for param in command.params:
         if isinstance(param, TyperArgument):
             word = param.metavar or param.name.upper()
+            usage = (lambda w=word, p=param: w if p.required else f"[{w}]")
             param.display_type_rich = lambda ctx: None
-            param._usage_display_name = (lambda w=word, p=param:
-                                         w if p.required else f"[{w}]")
+            param._usage_display_name = usage
+            param.make_metavar = (lambda ctx=None, usage=False, w=word, u=usage:
+                                  u() if usage else w)
+            if getattr(param, "type", None) is not None:
+                param.type = copy.copy(param.type)
+                param.type.get_metavar = lambda *a, **k: ""
         elif getattr(param, "is_flag", False) or getattr(param, "count", False):
             param.display_type_rich = lambda ctx: None
         else:
-            desc = getattr(param, "type_descriptor", None)
-            annotation = getattr(desc, "annotation", str)
-            word = param.metavar or ("FILE" if getattr(desc, "is_path", False)
-                                     else _VALUE_WORDS.get(annotation, "TEXT"))
+            word = param.metavar or _value_word(param)
             param.display_type_rich = lambda ctx, w=word: w
+            param.make_metavar = lambda ctx=None, w=word, **k: w
         if hasattr(param, "_get_number_range_help_str"):
             param._get_number_range_help_str = lambda: None
+    format_help = command.format_help
+
+    def plain_format_help(ctx, formatter):
+        try:  # Typer before 0.29 writes a number option's range after its value word
+            from typer import rich_utils
+            rich_utils.RANGE_STRING = ""
+        except ImportError:  # pragma: no cover - Typer without rich
+            pass
+        return format_help(ctx, formatter)
+    command.format_help = plain_format_help
     get_help_option = command.get_help_option
 
     def plain_help_option(ctx):

@@ -92,8 +92,8 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar=
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
-TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, callback=tt_option, help="Size of the transposition table in MB.")
-JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1,
+TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, metavar="MB", callback=tt_option, help="Size of the transposition table in MB.")
+JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                         help="Solve the boards on this many processes (results keep the file's order).")
 SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
                              help="Run on a Dask cluster: its scheduler's address (tcp://host:8786) "
@@ -110,7 +110,7 @@ def threads_option(what: str):
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",
                           help="The bidder (overrides the Bidder tag).")
-BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, callback=tt_option,
+BID_TT_OPT = typer.Option(BID_TT_MB, "--tt-mb", min=1, metavar="MB", callback=tt_option,
                           help="Size of the transposition table in MB.")
 
 # Scoring variants of the bid whist commands (bid, check); the default is SPEC §1's rule.

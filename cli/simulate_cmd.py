@@ -80,7 +80,7 @@ def simulate(
              "known; lead when the board gives a trump and a leader whose hand is known; "
              "else tricks."),
     count: Optional[int] = typer.Option(
-        None, "--count", "-n", min=1,
+        None, "--count", "-n", min=1, metavar="N",
         help="Samples (deals) to solve. Default: 100 for bid, 200 for lead and tricks."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s",
                              help="Seed of the samples: the same seed gives the same answer."),
@@ -112,10 +112,10 @@ def simulate(
                                    help="bid: the lowest bid is 3 (9 books)."),
     json_out: bool = JSON_OPT,
     tt_mb: Optional[int] = typer.Option(
-        None, "--tt-mb", min=1,
+        None, "--tt-mb", min=1, metavar="MB",
         help="Size of the transposition table in MB (per worker). Default: the bid "
              "command's for bid, the solver's otherwise."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                              help="Solve the samples on this many processes (the output is the "
                                   "same whatever the number)."),
     scheduler: Optional[str] = SCHEDULER_OPT,
