@@ -35,3 +35,29 @@ def test_threaded_table_of_some_strains():
     hands = _deal(7, 13)
     strains = ("NT", "S")
     assert dd_table(hands, strains=strains, threads=2) == dd_table(hands, strains=strains)
+
+
+def test_row_second_side_goes_to_one_helper_before_it_starts():
+    import threading
+
+    from whist_solve.engine import LEADER_ORDER, _Row
+
+    lock = threading.Lock()
+    row = _Row("NT", "up")
+    assert row.take(lock) == LEADER_ORDER[0]
+    assert row.split()                  # the owner is on its first leader
+    assert not row.split()              # only one helper per row
+    assert row.take(lock) == LEADER_ORDER[1]
+    assert row.take(lock) == -1         # the owner stops before the second side
+
+    late = _Row("S", "up")
+    for _ in range(3):
+        late.take(lock)
+    assert not late.split()             # the second side has started: the owner keeps it
+    assert late.take(lock) == LEADER_ORDER[3]
+
+
+def test_one_row_on_two_threads_equals_one_thread():
+    # the second thread, finding no row, takes the row's second side
+    hands = _deal(8, 13)
+    assert dd_table(hands, strains=("NT",), threads=2) == dd_table(hands, strains=("NT",))
