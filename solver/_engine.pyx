@@ -34,7 +34,7 @@ cimport (their functions are `cdef inline`):
 """
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
 from _bits cimport popc, lowbit, highbit, present, owner, pext32, spread_even
@@ -427,6 +427,26 @@ cdef class Core:
         """Do now what the table does when it fills up (see _tt.pxd's
         tt_fill): for tests."""
         tt_fill(&self.c.tt)
+
+    def copy_from(self, Core other):
+        """Make this core's table and cut-off cache a copy of ``other``'s
+        (tables of the same size; the positions this core is given next must
+        have the trump of the ones ``other`` searched).  For a thread that
+        takes over part of another's work: it starts from what the other
+        has learnt instead of an empty table.  ``other`` must not be
+        searching meanwhile."""
+        cdef TTable* d = &self.c.tt
+        cdef TTable* s = &other.c.tt
+        if d.nslots != s.nslots or d.npages != s.npages:
+            raise ValueError("tables of different sizes")
+        with nogil:
+            memcpy(d.slots, s.slots, s.nslots * sizeof(TTSlot))
+            memcpy(d.pages, s.pages, s.pages_used * sizeof(TTPage))
+            memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
+        d.used = s.used
+        d.pages_used = s.pages_used
+        d.gen = s.gen
+        d.root_stores = d.stores
 
     def clear(self):
         """Forget every stored bound and remembered cut-off."""

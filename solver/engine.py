@@ -119,6 +119,14 @@ class Solver:
         self._core.clear()
         self._sig = None
 
+    def copy_table_from(self, other: "Solver") -> None:
+        """Make this solver's table a copy of ``other``'s (the same size):
+        a thread that takes over part of another's work (the keeps of an
+        exchange) starts from everything the other has stored.  ``other``
+        must not be searching meanwhile."""
+        self._core.copy_from(other._core)
+        self._sig = other._sig
+
     def core_for(self, trump: Optional[str]) -> Core:
         """The search core, its table ready for positions with this trump
         suit (None at no-trump): for callers that put many positions of one

@@ -416,25 +416,45 @@ def test_cli_bad_input_other_boards_still_processed(tmp_path):
 # Several threads on one board
 
 
-def _brief(exchanges):
-    return [(ex.trump, ex.ranking, ex.books, ex.keep, ex.discard, ex.stats.nodes) for ex in exchanges]
+def _brief(exchanges, nodes=True):
+    return [(ex.trump, ex.ranking, ex.books, ex.keep, ex.discard) + ((ex.stats.nodes,) if nodes else ())
+            for ex in exchanges]
 
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_threads_give_the_same_exchanges_and_nodes(seed, monkeypatch):
-    """The trump suits side by side on two threads: the same books, keeps,
-    discards, and (fresh solvers: each table is emptied at a change of
-    trump anyway) the same node counts as one thread."""
+    """The trump suits side by side on two threads, no keeps handed over:
+    the same books, keeps, discards, and (fresh solvers: each table is
+    emptied at a change of trump anyway) the same node counts as one
+    thread."""
     import whist_solve.bid as bid
 
     from support.threads import threads_calling
 
+    monkeypatch.setattr(bid, "STEAL_MIN", 10 ** 9)
     hands, kitty, bidder = random_deal(seed)
     one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
     seen = threads_calling(monkeypatch, bid, "best_exchange")
     two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
     assert _brief(two) == _brief(one)
     assert len(seen) == 2
+    assert all(ex.stats.shared == 0 for ex in two)
+
+
+@pytest.mark.parametrize("seed,steal_min", [(3, 2), (24, 20), (8, 1)])
+def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, monkeypatch):
+    """An idle thread takes over runs of another option's keeps, on a copy
+    of that option's table: the same books, keeps and discards as one
+    thread (the first keep with the most tricks, whoever finds it)."""
+    import whist_solve.bid as bid
+
+    monkeypatch.setattr(bid, "STEAL_MIN", steal_min)
+    monkeypatch.setattr(bid, "STEAL_AFTER", 0.0)
+    hands, kitty, bidder = random_deal(seed)
+    one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
+    two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
+    assert _brief(two, nodes=False) == _brief(one, nodes=False)
+    assert sum(ex.stats.shared for ex in two) >= 1
 
 
 def test_threads_fall_back_when_a_second_table_does_not_fit(monkeypatch):
