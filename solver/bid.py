@@ -741,11 +741,7 @@ class _KeepWork:
         helper, then wait until every range is done."""
         try:
             self._work(self.ranges[0], solver, stop)
-            while True:
-                rng = self.steal(solver)
-                if rng is None:
-                    break
-                self._work(rng, solver, stop)
+            self.help(solver, stop)
             with self.changed:
                 while not all(r.done for r in self.ranges) and not self.failed:
                     if stop is not None and stop():
