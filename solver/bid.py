@@ -711,17 +711,22 @@ class _KeepWork:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self.found: List[Tuple[int, int]] = []   # (tricks, index) of keeps solved exactly
+        self.best = -1                            # the most tricks in found
         self.ranges = [_Range(0, len(keeps))]
         self.stats = ExchangeStats()
         self.failed = False
         self.started = time.perf_counter()
 
     # -- the targets
-    def _target(self, i: int) -> Optional[int]:
+    def _target(self, i: int, alone: bool = False) -> Optional[int]:
         """What keep i must take to matter, None if nothing can (with the
-        lock held); 0: no value is known yet, solve it exactly."""
-        before = max((v for v, j in self.found if j < i), default=-1)
-        after = max((v for v, j in self.found if j > i), default=-1)
+        lock held, or alone: one range, every keep found is before i);
+        0: no value is known yet, solve it exactly."""
+        if alone:
+            before, after = self.best, -1
+        else:
+            before = max((v for v, j in self.found if j < i), default=-1)
+            after = max((v for v, j in self.found if j > i), default=-1)
         if before >= self.ceiling:
             return None
         target = max(before + 1, after, 0)
@@ -817,19 +822,34 @@ class _KeepWork:
             rng.solver = solver
         try:
             while True:
-                with self.changed:
-                    if rng.wanted:
-                        # a helper copies this solver's table now
-                        rng.paused = True
-                        self.changed.notify_all()
-                        while rng.wanted and not self.failed:
-                            self.changed.wait()
-                        rng.paused = False
+                # Alone on the option (one range, no helper waiting to
+                # split it), this thread is the only one that reads or
+                # writes the work's state, and takes no lock: the locks
+                # cost more than the search of a cheap keep (35,000 keeps
+                # a deal).  A helper that wants the range is seen at the
+                # next keep; the ranges only change while their threads
+                # wait (below).
+                alone = not rng.wanted and len(self.ranges) == 1
+                if alone:
                     if rng.pos >= rng.hi or self.failed:
                         return
                     i = rng.pos
                     rng.pos += 1
-                    target = self._target(i)
+                    target = self._target(i, alone=True)
+                else:
+                    with self.changed:
+                        if rng.wanted:
+                            # a helper copies this solver's table now
+                            rng.paused = True
+                            self.changed.notify_all()
+                            while rng.wanted and not self.failed:
+                                self.changed.wait()
+                            rng.paused = False
+                        if rng.pos >= rng.hi or self.failed:
+                            return
+                        i = rng.pos
+                        rng.pos += 1
+                        target = self._target(i)
                 if stop is not None and stop():
                     raise ExchangeStopped("the exchange search was stopped")
                 if target is None:
@@ -838,23 +858,21 @@ class _KeepWork:
                     return
                 _w, cards, tp = self.keeps[i]
                 if target and self.cap is not None and self.cap[tp] < target:
-                    with self.lock:
-                        stats.bounded += 1
-                    continue
-                n0 = solver.nodes
-                if target == 0:
-                    value = self._exact(probe, cards, None)
-                elif self._can_take(probe, cards, target, stats):
-                    value = self._exact(probe, cards, target)
+                    value, kind, nodes = None, "bounded", 0
                 else:
-                    value = None
-                with self.changed:
-                    stats.nodes += solver.nodes - n0
-                    if value is not None:
-                        stats.exact += 1
-                        if target:
-                            stats.raised += 1
-                        self.found.append((value, i))
+                    n0 = solver.nodes
+                    if target == 0:
+                        value, kind = self._exact(probe, cards, None), "exact"
+                    elif self._can_take(probe, cards, target):
+                        value, kind = self._exact(probe, cards, target), "raised"
+                    else:
+                        value, kind = None, "refuted"
+                    nodes = solver.nodes - n0
+                if alone:
+                    self._record(i, value, kind, nodes)
+                else:
+                    with self.lock:
+                        self._record(i, value, kind, nodes)
         finally:
             with self.changed:
                 rng.solver = None
@@ -862,6 +880,22 @@ class _KeepWork:
                 if not rng.done:
                     self.failed = True
                 self.changed.notify_all()
+
+    def _record(self, i: int, value: Optional[int], kind: str, nodes: int) -> None:
+        """What keep i came to (see _work for the lock)."""
+        stats = self.stats
+        if kind == "bounded":
+            stats.bounded += 1
+            return
+        stats.nodes += nodes
+        if kind != "exact":
+            stats.null_window += 1
+        if value is not None:
+            stats.exact += 1
+            if kind == "raised":
+                stats.raised += 1
+            self.found.append((value, i))
+            self.best = max(self.best, value)
 
     def _exact(self, probe, cards, guess: Optional[int]) -> int:
         """The tricks of the bidding side with this keep."""
@@ -873,9 +907,7 @@ class _KeepWork:
         ns = probe.ns_value(cards, g)
         return ns if self.ns_side else n - ns
 
-    def _can_take(self, probe, cards, target: int, stats) -> bool:
-        with self.lock:
-            stats.null_window += 1
+    def _can_take(self, probe, cards, target: int) -> bool:
         if self.ns_side:
             return probe.ns_can_take(cards, target)
         return not probe.ns_can_take(cards, self.n - target + 1)
