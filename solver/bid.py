@@ -60,6 +60,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from itertools import product
+from operator import itemgetter
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
@@ -517,21 +518,36 @@ def _trump_losers(hands, bidder, trump: Optional[str], ranking: str) -> Optional
 def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
     """Every keep of n cards as (worth, cards, powers of the trumps kept),
     unsorted."""
-    # Combine suit by suit, keeping only partial sizes that can still reach n.
+    # Combine suit by suit, keeping only partial sizes that can still reach
+    # n: each suit's choices are grouped by size, so that a partial keep
+    # meets only the sizes that fit (the last suit: the one size that
+    # completes it).
     maxrest = [0] * (len(suits) + 1)
     for i in range(len(suits) - 1, -1, -1):
         maxrest[i] = maxrest[i + 1] + max(ch[0] for ch in suits[i].choices)
     partial = [(0, 0.0, (), ())]
+    last = len(suits) - 1
     for i, su in enumerate(suits):
         is_trump = su.name == trump
-        nxt = []
+        by_size: dict = {}
+        for ch in su.choices:
+            by_size.setdefault(ch[0], []).append(ch)
+        rest = maxrest[i + 1]
+        nxt: list = []
         for size, w, cards, tp in partial:
-            for csize, cw, ccards, ctp in su.choices:
-                t = size + csize
-                if t <= n and t + maxrest[i + 1] >= n:
-                    nxt.append((t, w + cw, cards + ccards, ctp if is_trump else tp))
+            lo, hi = n - size - rest, n - size
+            for csize, chs in by_size.items():
+                if not lo <= csize <= hi:
+                    continue
+                if i == last:
+                    nxt.extend([(w + cw, cards + cc, ctp if is_trump else tp)
+                                for _s, cw, cc, ctp in chs])
+                else:
+                    t = size + csize
+                    nxt.extend([(t, w + cw, cards + cc, ctp if is_trump else tp)
+                                for _s, cw, cc, ctp in chs])
         partial = nxt
-    return [(w, cards, tp) for _size, w, cards, tp in partial]
+    return partial
 
 
 class _Probe:
@@ -630,7 +646,8 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     # target, the cheaper the refutations (grouping the keeps by suit
     # lengths, for the table's sake, measured no better).  Ties broken by
     # the cards, for repeatable runs.
-    keeps.sort(key=lambda k: (-k[0], k[1]))
+    keeps.sort(key=itemgetter(1))
+    keeps.sort(key=itemgetter(0), reverse=True)      # a stable sort: by worth, then cards
 
     # Bound: the opponents' trumps above all the trumps of the bidding side.
     losers = _trump_losers(hands, bidder, t, ranking)
