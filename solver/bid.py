@@ -947,11 +947,12 @@ class _Sharing:
     """The options being solved by the threads of :func:`analyse_bid`, so
     that a thread with no option left helps with another's keeps."""
 
-    def __init__(self):
+    def __init__(self, threads: int):
         import threading
 
         self.lock = threading.Lock()
         self.works: List[_KeepWork] = []
+        self.busy = threads           # threads still solving options of their own
 
     def offer(self, work: _KeepWork) -> None:
         with self.lock:
@@ -963,13 +964,17 @@ class _Sharing:
                 self.works.remove(work)
 
     def help(self, solver, stop) -> None:
-        """Help with the options in progress until none is left (an option
-        that has not yet run STEAL_AFTER seconds is waited for)."""
+        """For a thread with no option left: help with the options in
+        progress until every thread is done with its own (an option that
+        has not yet run STEAL_AFTER seconds is waited for, and so is the
+        next option of a thread between two)."""
+        with self.lock:
+            self.busy -= 1
         while not stop():
             with self.lock:
                 works = list(self.works)
-            if not works:
-                return
+                if not works and self.busy == 0:
+                    return
             for work in works:
                 if work.steal_possible(solver):
                     work.help(solver, stop)
@@ -1030,7 +1035,7 @@ def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> L
     stop = threading.Event()
     todo = sorted(groups.values(), key=lambda group: strain_of(group[0][0]) != "NT")
     done: dict = {}
-    sharing = _Sharing()
+    sharing = _Sharing(len(solvers))
 
     def work(solver) -> None:
         while not stop.is_set():
