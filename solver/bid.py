@@ -950,35 +950,41 @@ class _Sharing:
     def __init__(self, threads: int):
         import threading
 
-        self.lock = threading.Lock()
+        self.changed = threading.Condition()
         self.works: List[_KeepWork] = []
         self.busy = threads           # threads still solving options of their own
 
     def offer(self, work: _KeepWork) -> None:
-        with self.lock:
+        with self.changed:
             self.works.append(work)
+            self.changed.notify_all()
 
     def withdraw(self, work: _KeepWork) -> None:
-        with self.lock:
+        with self.changed:
             if work in self.works:
                 self.works.remove(work)
+            self.changed.notify_all()
 
     def help(self, solver, stop) -> None:
         """For a thread with no option left: help with the options in
         progress until every thread is done with its own (an option that
         has not yet run STEAL_AFTER seconds is waited for, and so is the
         next option of a thread between two)."""
-        with self.lock:
+        with self.changed:
             self.busy -= 1
+            self.changed.notify_all()
         while not stop():
-            with self.lock:
+            with self.changed:
                 works = list(self.works)
                 if not works and self.busy == 0:
                     return
             for work in works:
                 if work.steal_possible(solver):
                     work.help(solver, stop)
-            time.sleep(HELP_POLL)
+            with self.changed:
+                if self.works or self.busy:
+                    # woken at once when the last thread is done
+                    self.changed.wait(HELP_POLL)
 
 
 def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
