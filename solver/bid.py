@@ -746,10 +746,9 @@ class _KeepWork:
             after = max((v for v, j in self.found if j > i), default=-1)
         if before >= self.ceiling:
             return None
-        target = max(before + 1, after, 0)
         if not self.found:
             return 0
-        return target
+        return max(before + 1, after, 0)
 
     def answer(self) -> Tuple[int, int]:
         if self.failed or any(not r.done for r in self.ranges):
@@ -770,10 +769,15 @@ class _KeepWork:
                         raise ExchangeStopped("the exchange search was stopped")
                     self.changed.wait(0.05)
         except BaseException:
-            with self.changed:
-                self.failed = True
-                self.changed.notify_all()
+            self._fail()
             raise
+
+    def _fail(self) -> None:
+        """The work ends unfinished: the other threads stop at their next
+        keep, the owner raises ExchangeStopped."""
+        with self.changed:
+            self.failed = True
+            self.changed.notify_all()
 
     def help(self, solver, stop) -> None:
         """A helper thread's part: ranges taken from the others until none
@@ -785,9 +789,7 @@ class _KeepWork:
                     return
                 self._work(rng, solver, stop)
         except BaseException:
-            with self.changed:
-                self.failed = True
-                self.changed.notify_all()
+            self._fail()
             raise
 
     def _open(self, solver) -> list:
