@@ -3,7 +3,8 @@
 # search asks of a suit (which of its cards are still held, and by whom).
 #
 # A suit held by a seat is a 16-bit mask of card powers (see _types.pxd);
-# these helpers are the only place where masks meet processor instructions.
+# these helpers are the only place where masks meet processor instructions
+# (and this file declares the one memory hint the search uses, prefetch).
 from libc.stdint cimport uint32_t
 
 from _types cimport Ctx
@@ -12,6 +13,7 @@ cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
+    void __builtin_prefetch(const void*) nogil
 
 cdef extern from *:
     """

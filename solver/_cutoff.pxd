@@ -6,7 +6,7 @@
 from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
-from _bits cimport popc, present
+from _bits cimport __builtin_prefetch, popc, present
 
 cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     """Key of the cut-off cache: what the choice of a card mostly depends
@@ -50,10 +50,6 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     a ^= b * 0x9E3779B97F4A7C15ULL
     a *= 0xD6E8FEB86659FD93ULL
     return a ^ (a >> 29)
-
-
-cdef extern from *:
-    void __builtin_prefetch(const void*) nogil
 
 
 cdef inline void cut_prefetch(Ctx* c, uint64_t key) noexcept nogil:

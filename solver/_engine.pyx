@@ -37,12 +37,12 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
-from _bits cimport popc, lowbit, highbit, present, owner, pext32, spread_even
+from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_prefetch, tt_probe, tt_store
+from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_prefetch, tt_likely_list, tt_probe, tt_store
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -87,6 +87,7 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_
         lo = pext32(c.hand[1][s] | c.hand[3][s], pres)
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
+    __builtin_prefetch(tt_likely_list(&c.tt, key[0], lead_jokers[0], own))
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
