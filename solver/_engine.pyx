@@ -32,7 +32,7 @@ cimport (their functions are `cdef inline`):
     _cutoff.pxd  the cut-off cache (the card that last cut off, tried first)
     _tt.pxd      the transposition table and its structs
 """
-from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
@@ -505,6 +505,50 @@ cdef class Core:
         with nogil:
             r = search(self.c, target, 0)
         return bool(r)
+
+    def keeps_until(self, int seat, int leader, const uint16_t[::1] masks,
+                    const uint8_t[::1] caps, Py_ssize_t start, Py_ssize_t end,
+                    int target, bint ns_side, int n, uint64_t node_budget):
+        """The keeps of an exchange, one null-window question each, without
+        a return to Python between two keeps: keep i gives ``seat`` the
+        cards of row i of ``masks`` (its engine suits 0..4) and a trick led
+        by ``leader`` (the other hands as set_position left them); "does
+        the bidding side (N-S if ``ns_side``, else E-W, of ``n`` tricks)
+        take ``target`` tricks?"  A keep whose ``caps[i]`` is below the
+        target is passed over without a search.  Stops after the first
+        keep that does, or once ``node_budget`` nodes have been searched
+        (so that the caller sees its stop requests and helpers often
+        enough), or at ``end``.  Returns (the next keep to look at, the
+        keep that takes the target or -1, keeps passed over, questions
+        asked, nodes)."""
+        cdef Ctx* c = self.c
+        cdef Py_ssize_t i = start, hit = -1
+        cdef int s, r
+        cdef long bounded = 0, asked = 0
+        cdef uint64_t n0 = c.nodes
+        if start < 0 or 5 * end > masks.shape[0] or end > caps.shape[0]:
+            raise ValueError("keeps_until: five masks and a cap for every keep")
+        with nogil:
+            while i < end:
+                if caps[i] < target:
+                    bounded += 1
+                    i += 1
+                    continue
+                for s in range(5):
+                    c.hand[seat][s] = masks[5 * i + s]
+                start_trick(c, leader)
+                if ns_side:
+                    r = search(c, target, 0)
+                else:
+                    r = 1 - search(c, n - target + 1, 0)
+                asked += 1
+                i += 1
+                if r:
+                    hit = i - 1
+                    break
+                if c.nodes - n0 >= node_budget:
+                    break
+        return i, hit, bounded, asked, c.nodes - n0
 
     def card_values(self, int guess=-1):
         """N-S totals after each legal card of the seat on turn: a list of

@@ -57,7 +57,9 @@ are the four suits uptown and downtown and no-trump uptown and downtown.
 """
 from __future__ import annotations
 
+import sys
 import time
+from array import array
 from dataclasses import dataclass, field
 from itertools import product
 from operator import itemgetter
@@ -575,9 +577,13 @@ class _Probe:
         if self.core is not None:
             self.coord = {c: engine_card(c, trump, ranking) for c in pool}
             self.bit = {c: (s, 1 << b) for c, (s, b) in self.coord.items()}
+            self.lane = {c: 1 << (16 * s + b) for c, (s, b) in self.coord.items()}
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)
             self.placed = False
+            self.rows = array("H")      # keeps_until: five masks a keep,
+            self.caps = array("B")      # and its cap, for keeps[:nrows]
+            self.nrows = 0
 
     def _hands(self, cards):
         hs = list(self.hands)
@@ -597,6 +603,40 @@ class _Probe:
             s, b = bit[c]
             masks[s] |= b
         self.core.set_hand(self.bidder, masks, self.bidder)
+
+    def keeps_until(self, keeps, start: int, end: int, target: int, cap, ns_side: bool,
+                    n: int) -> Tuple[int, int, int, int, int]:
+        """Ask keeps[start:end] in turn whether the bidding side takes
+        ``target`` tricks, in one call to the core per KEEP_BATCH_NODES
+        nodes (see Core.keeps_until): (next keep, the keep that takes them
+        or -1, keeps set aside by ``cap``, questions asked, nodes).  The
+        keeps' bit masks are made as the questions reach them."""
+        if not self.placed:
+            self._load(())
+        upto = min(end, start + KEEP_ROWS)
+        if upto > self.nrows:
+            self._rows(keeps, cap, upto)
+        return self.core.keeps_until(self.bidder, self.bidder, self.rows, self.caps, start, upto,
+                                     target, ns_side, n, KEEP_BATCH_NODES)
+
+    def _rows(self, keeps, cap, upto: int) -> None:
+        """Masks (five engine suits a keep) and caps of keeps[nrows:upto].
+        A card's bit is placed in its suit's 16-bit lane of one integer, so
+        a keep's five masks are a sum and ten bytes (lane 0 first, each
+        lane's low byte first: the array's layout on a little-endian
+        machine)."""
+        lane = self.lane
+        chunk = keeps[self.nrows:upto]
+        data = array("H", b"".join(sum(map(lane.__getitem__, k[1])).to_bytes(10, "little")
+                                   for k in chunk))
+        if sys.byteorder == "big":
+            data.byteswap()
+        self.rows.extend(data)
+        if cap is None:
+            self.caps.extend(bytes([255]) * len(chunk))
+        else:
+            self.caps.extend(bytes([cap[k[2]] for k in chunk]))
+        self.nrows = upto
 
     def ns_value(self, cards, guess: int) -> int:
         if self.core is None:
@@ -853,8 +893,23 @@ class _KeepWork:
                     if rng.pos >= rng.hi or self.failed:
                         return
                     i = rng.pos
-                    rng.pos += 1
                     target = self._target(i, alone=True)
+                    if target and probe.core is not None:
+                        # the refutations in the core, many keeps a call
+                        if stop is not None and stop():
+                            raise ExchangeStopped("the exchange search was stopped")
+                        rng.pos, hit, bounded, asked, nodes = probe.keeps_until(
+                            self.keeps, i, rng.hi, target, self.cap, self.ns_side, self.n)
+                        stats.bounded += bounded
+                        stats.null_window += asked
+                        stats.nodes += nodes
+                        if hit >= 0:
+                            n0 = solver.nodes
+                            value = self._exact(probe, self.keeps[hit][1], target)
+                            stats.nodes += solver.nodes - n0
+                            self._record(hit, value, "raised", None)
+                        continue
+                    rng.pos += 1
                 else:
                     with self.changed:
                         if rng.wanted:
@@ -900,15 +955,16 @@ class _KeepWork:
                     self.failed = True
                 self.changed.notify_all()
 
-    def _record(self, i: int, value: Optional[int], kind: str, nodes: int) -> None:
+    def _record(self, i: int, value: Optional[int], kind: str, nodes: Optional[int]) -> None:
         """What keep i came to (see _work for the lock)."""
         stats = self.stats
         if kind == "bounded":
             stats.bounded += 1
             return
-        stats.nodes += nodes
-        if kind != "exact":
-            stats.null_window += 1
+        if nodes is not None:         # (None: counted by the caller, keeps_until)
+            stats.nodes += nodes
+            if kind != "exact":
+                stats.null_window += 1
         if value is not None:
             stats.exact += 1
             if kind == "raised":
@@ -938,6 +994,14 @@ class _KeepWork:
 # and most options take less than that in all.
 STEAL_MIN = 400
 STEAL_AFTER = 0.5
+
+# A thread alone on its option hands the refutations to the core in one
+# call for up to KEEP_ROWS keeps or KEEP_BATCH_NODES nodes (a few hundredths
+# of a second: the stop requests and a helper's wish to share are seen
+# between two calls).  A return to Python for every keep cost about 4 us a
+# keep, and a deal examines some 35,000 keeps.
+KEEP_ROWS = 256
+KEEP_BATCH_NODES = 200_000
 # A helper takes all but the first 1/SPLIT of the keeps left in a range
 # (the first are the costly ones: they are sorted by promise).
 SPLIT = 3
