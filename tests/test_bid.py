@@ -412,6 +412,36 @@ def test_cli_bad_input_other_boards_still_processed(tmp_path):
     assert res.exit_code == 2
 
 
+@pytest.mark.parametrize("seed", [5, 12])
+def test_keeps_asked_in_small_batches_give_the_same_search(seed, monkeypatch):
+    """A thread alone on an option asks the core about many keeps a call
+    (Core.keeps_until), stopping at a keep that takes the target or after
+    a budget of nodes: calls of one keep, or of one node's budget, resume
+    where the last stopped and give the same exchange and the same counts
+    of every kind (the searches are the same, in the same order)."""
+    import whist_solve.bid as bid
+
+    def run():
+        hands, kitty, bidder = random_deal(seed)
+        out = []
+        for option in ALL_OPTIONS:
+            ex = best_exchange(hands, kitty, bidder, *option, solver=Solver(64))
+            st = ex.stats
+            out.append((ex.books, ex.keep, ex.discard, st.nodes, st.bounded, st.null_window,
+                        st.exact, st.raised))
+        return out
+
+    default = run()
+    monkeypatch.setattr(bid, "KEEP_ROWS", 1)
+    one_keep = run()
+    monkeypatch.setattr(bid, "KEEP_ROWS", 7)
+    monkeypatch.setattr(bid, "KEEP_BATCH_NODES", 1)
+    one_node = run()
+    assert one_keep == default
+    assert one_node == default
+    assert sum(r[5] for r in default) > 100     # many keeps were asked
+
+
 # --------------------------------------------------------------------------
 # Several threads on one board
 
