@@ -606,11 +606,13 @@ class _Probe:
 
     def keeps_until(self, keeps, start: int, end: int, target: int, cap, ns_side: bool,
                     n: int) -> Tuple[int, int, int, int, int]:
-        """Ask keeps[start:end] in turn whether the bidding side takes
-        ``target`` tricks, in one call to the core per KEEP_BATCH_NODES
-        nodes (see Core.keeps_until): (next keep, the keep that takes them
-        or -1, keeps set aside by ``cap``, questions asked, nodes).  The
-        keeps' bit masks are made as the questions reach them."""
+        """Ask the keeps from ``start`` on (before ``end``, at most
+        KEEP_ROWS of them) in turn whether the bidding side takes
+        ``target`` tricks, in one call to the core that also stops after
+        KEEP_BATCH_NODES nodes (see Core.keeps_until): (next keep, the keep
+        that takes them or -1, keeps set aside by ``cap``, questions asked,
+        nodes).  The keeps' bit masks are made as the questions reach
+        them."""
         if not self.placed:
             self._load(())
         upto = min(end, start + KEEP_ROWS)
@@ -1002,6 +1004,7 @@ STEAL_AFTER = 0.5
 # keep, and a deal examines some 35,000 keeps.
 KEEP_ROWS = 256
 KEEP_BATCH_NODES = 200_000
+
 # A helper takes all but the first 1/SPLIT of the keeps left in a range
 # (the first are the costly ones: they are sorted by promise).
 SPLIT = 3

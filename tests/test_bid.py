@@ -480,6 +480,10 @@ def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, monkeypatch)
 
     monkeypatch.setattr(bid, "STEAL_MIN", steal_min)
     monkeypatch.setattr(bid, "STEAL_AFTER", 0.0)
+    # one keep a call to the core, so that a helper is seen at every keep
+    # (these options are short: in batches, one can end before a helper
+    # has had a chance)
+    monkeypatch.setattr(bid, "KEEP_ROWS", 1)
     hands, kitty, bidder = random_deal(seed)
     one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
     two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
