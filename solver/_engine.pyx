@@ -511,7 +511,8 @@ cdef class Core:
                     int target, bint ns_side, int n, uint64_t node_budget):
         """The keeps of an exchange, one null-window question each, without
         a return to Python between two keeps: keep i gives ``seat`` the
-        cards of row i of ``masks`` (its engine suits 0..4) and a trick led
+        cards masks[5 * i] .. masks[5 * i + 4] (its engine suits 0..4, as
+        set_hand takes them) and a trick led
         by ``leader`` (the other hands as set_position left them); "does
         the bidding side (N-S if ``ns_side``, else E-W, of ``n`` tricks)
         take ``target`` tricks?"  A keep whose ``caps[i]`` is below the

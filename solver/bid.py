@@ -576,7 +576,8 @@ class _Probe:
         self.core = core_for(trump) if core_for is not None else None
         if self.core is not None:
             self.coord = {c: engine_card(c, trump, ranking) for c in pool}
-            self.bit = {c: (s, 1 << b) for c, (s, b) in self.coord.items()}
+            # a card's bit in its engine suit's 16-bit lane of one integer:
+            # a keep's five masks are the sum of its cards' (see _rows)
             self.lane = {c: 1 << (16 * s + b) for c, (s, b) in self.coord.items()}
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)
@@ -590,19 +591,18 @@ class _Probe:
         hs[self.bidder] = list(cards)
         return hs
 
-    def _load(self, cards) -> None:
+    def _place(self) -> None:
+        """The three other hands, once; then only the bidder's change."""
         if not self.placed:
-            # the three other hands once; then only the bidder's changes
             hs = list(self.fixed)
             hs[self.bidder] = []
             self.core.set_position(hs, self.t, self.bidder, ())
             self.placed = True
-        masks = [0, 0, 0, 0, 0]
-        bit = self.bit
-        for c in cards:
-            s, b = bit[c]
-            masks[s] |= b
-        self.core.set_hand(self.bidder, masks, self.bidder)
+
+    def _load(self, cards) -> None:
+        self._place()
+        m = sum(map(self.lane.__getitem__, cards))
+        self.core.set_hand(self.bidder, [(m >> (16 * s)) & 0xFFFF for s in range(5)], self.bidder)
 
     def keeps_until(self, keeps, start: int, end: int, target: int, cap, ns_side: bool,
                     n: int) -> Tuple[int, int, int, int, int]:
@@ -613,8 +613,7 @@ class _Probe:
         that takes them or -1, keeps set aside by ``cap``, questions asked,
         nodes).  The keeps' bit masks are made as the questions reach
         them."""
-        if not self.placed:
-            self._load(())
+        self._place()
         upto = min(end, start + KEEP_ROWS)
         if upto > self.nrows:
             self._rows(keeps, cap, upto)
@@ -623,10 +622,9 @@ class _Probe:
 
     def _rows(self, keeps, cap, upto: int) -> None:
         """Masks (five engine suits a keep) and caps of keeps[nrows:upto].
-        A card's bit is placed in its suit's 16-bit lane of one integer, so
-        a keep's five masks are a sum and ten bytes (lane 0 first, each
-        lane's low byte first: the array's layout on a little-endian
-        machine)."""
+        A keep's five masks are ten bytes of the sum of its cards' lanes
+        (lane 0 first, each lane's low byte first: the array's layout on a
+        little-endian machine)."""
         lane = self.lane
         chunk = keeps[self.nrows:upto]
         data = array("H", b"".join(sum(map(lane.__getitem__, k[1])).to_bytes(10, "little")
@@ -878,7 +876,6 @@ class _KeepWork:
 
     def _work(self, rng: _Range, solver, stop) -> None:
         probe = self.make_probe(solver)
-        stats = self.stats
         with self.changed:
             rng.solver = solver
         try:
@@ -896,22 +893,10 @@ class _KeepWork:
                         return
                     i = rng.pos
                     target = self._target(i, alone=True)
-                    if target and probe.core is not None:
-                        # the refutations in the core, many keeps a call
-                        if stop is not None and stop():
-                            raise ExchangeStopped("the exchange search was stopped")
-                        rng.pos, hit, bounded, asked, nodes = probe.keeps_until(
-                            self.keeps, i, rng.hi, target, self.cap, self.ns_side, self.n)
-                        stats.bounded += bounded
-                        stats.null_window += asked
-                        stats.nodes += nodes
-                        if hit >= 0:
-                            n0 = solver.nodes
-                            value = self._exact(probe, self.keeps[hit][1], target)
-                            stats.nodes += solver.nodes - n0
-                            self._record(hit, value, "raised", None)
-                        continue
-                    rng.pos += 1
+                    # the refutations in the core, many keeps a call
+                    many = bool(target) and probe.core is not None
+                    if not many:
+                        rng.pos += 1
                 else:
                     with self.changed:
                         if rng.wanted:
@@ -932,6 +917,9 @@ class _KeepWork:
                     with self.changed:
                         rng.pos = rng.hi
                     return
+                if alone and many:
+                    self._ask_many(probe, solver, rng, target)
+                    continue
                 _w, cards, tp = self.keeps[i]
                 if target and self.cap is not None and self.cap[tp] < target:
                     value, kind, nodes = None, "bounded", 0
@@ -957,16 +945,32 @@ class _KeepWork:
                     self.failed = True
                 self.changed.notify_all()
 
-    def _record(self, i: int, value: Optional[int], kind: str, nodes: Optional[int]) -> None:
+    def _ask_many(self, probe, solver, rng: _Range, target: int) -> None:
+        """Alone on the option: the keeps from rng.pos on asked in one call
+        to the core (_Probe.keeps_until), and the one that takes the
+        target, if any, solved exactly."""
+        stats = self.stats
+        rng.pos, hit, bounded, asked, nodes = probe.keeps_until(
+            self.keeps, rng.pos, rng.hi, target, self.cap, self.ns_side, self.n)
+        stats.bounded += bounded
+        stats.nodes += nodes
+        if hit < 0:
+            stats.null_window += asked
+            return
+        stats.null_window += asked - 1          # the hit's question: _record's
+        n0 = solver.nodes
+        value = self._exact(probe, self.keeps[hit][1], target)
+        self._record(hit, value, "raised", solver.nodes - n0)
+
+    def _record(self, i: int, value: Optional[int], kind: str, nodes: int) -> None:
         """What keep i came to (see _work for the lock)."""
         stats = self.stats
         if kind == "bounded":
             stats.bounded += 1
             return
-        if nodes is not None:         # (None: counted by the caller, keeps_until)
-            stats.nodes += nodes
-            if kind != "exact":
-                stats.null_window += 1
+        stats.nodes += nodes
+        if kind != "exact":
+            stats.null_window += 1
         if value is not None:
             stats.exact += 1
             if kind == "raised":
