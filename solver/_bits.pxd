@@ -37,12 +37,16 @@ cdef extern from *:
     #endif
     /* Spread the 16 low bits of x to the even bits of a 32-bit word. */
     static inline unsigned int spread_even(unsigned int x) {
+    #if defined(__BMI2__)
+        return _pdep_u32(x, 0x55555555u);
+    #else
         x &= 0xFFFFu;
         x = (x | (x << 8)) & 0x00FF00FFu;
         x = (x | (x << 4)) & 0x0F0F0F0Fu;
         x = (x | (x << 2)) & 0x33333333u;
         x = (x | (x << 1)) & 0x55555555u;
         return x;
+    #endif
     }
     """
     unsigned int pext32(unsigned int x, unsigned int m) nogil
@@ -64,7 +68,7 @@ cdef inline int highbit(uint32_t x) noexcept nogil:
 
 cdef inline uint32_t present(Ctx* c, int s) noexcept nogil:
     """Cards of suit s still held by anyone."""
-    return c.hand[0][s] | c.hand[1][s] | c.hand[2][s] | c.hand[3][s]
+    return c.pres[s]
 
 
 cdef inline int owner(Ctx* c, int s, int b) noexcept nogil:

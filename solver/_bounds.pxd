@@ -59,7 +59,7 @@ cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
         suit_ranked[s] = 0
     if trump >= 0 and c.hand[h][trump]:
         # can h draw the opponents' trumps with its top trumps?
-        others = c.hand[(h + 1) & 3][trump] | c.hand[(h + 2) & 3][trump] | c.hand[(h + 3) & 3][trump]
+        others = present(c, trump) & ~c.hand[h][trump]
         drawers = c.hand[h][trump] & ~((2u << highbit(others)) - 1) if others else 0
         count = popc(drawers) if others else popc(c.hand[h][trump])
         longest = popc(c.hand[(h + 1) & 3][trump])
@@ -69,7 +69,7 @@ cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
         mine = c.hand[h][s]
         if not mine:
             continue
-        others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
+        others = present(c, s) & ~mine
         if others:
             counted = mine & ~((2u << highbit(others)) - 1)
         else:
@@ -417,8 +417,10 @@ cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept 
         return 0
     # the winner leads next without the card it won with
     c.hand[winner][s] &= ~(1u << top)
+    c.pres[s] &= ~(1u << top)
     tricks = cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
     c.hand[winner][s] |= 1u << top
+    c.pres[s] |= 1u << top
     w[0] = w_cash | ((<uint64_t> 1) << (16 * s + top))
     tricks += 1
     if tricks > c.st.left:
@@ -583,8 +585,10 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
             # other cards that fall to this trick only help it)
             winner = h if (c.hand[h][led] >> top) & 1 else p
             c.hand[winner][led] &= ~(1u << top)
+            c.pres[led] &= ~(1u << top)
             tricks += cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
             c.hand[winner][led] |= 1u << top
+            c.pres[led] |= 1u << top
             if tricks < need:
                 w[0] = 0
                 return -1

@@ -18,7 +18,7 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     cdef TrickState* st = &c.st
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
-    cdef int p = (h + 2) & 3, s, i
+    cdef int p = (h + 2) & 3, s
     cdef uint64_t a, b, need = 0
     cdef uint32_t pres
     if c.trump >= 0:
@@ -31,10 +31,7 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
             b |= (<uint64_t> (popc(c.hand[p][s]) & 1)) << (20 + s)
         b |= 1ULL << 30
     elif st.led >= 0 and c.hand[h][st.led]:
-        pres = present(c, st.led)
-        for i in range(k):
-            if st.tsuit[i] == st.led:
-                pres |= 1u << st.tbit[i]
+        pres = present(c, st.led) | st.ledcards
         a = pres | (<uint64_t> st.led << 16) | (<uint64_t> st.tsuit[st.winpos] << 20) \
             | (<uint64_t> st.tbit[st.winpos] << 24) | (<uint64_t> st.leader << 30) \
             | (<uint64_t> h << 32)

@@ -69,12 +69,24 @@ cdef enum:
 # ---------------------------------------------------------------------------
 # Table keys and the widening of W
 
-cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_t* own) noexcept nogil:
-    """Key (suit lengths, leader) and owner strings of the position at a
-    trick boundary.  The owner string of a suit has two bits per card still
-    in play, lowest card first: the seat that holds it.  Every caller
-    probes the table next, so the shape's directory slot is asked for as
-    soon as the key is known: its load overlaps the owner strings."""
+cdef inline void top_fields(Ctx* c, int* sh) noexcept nogil:
+    """The table's offsets of the suits' top cards in the owner strings
+    (tt_tops), from the cards present: the field of a suit's top card is
+    its last one."""
+    cdef int s, n
+    for s in range(4):
+        n = popc(present(c, s))
+        sh[s] = (32 * (s & 1) + 2 * (n - 1)) if n else -1
+
+
+cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_t* own,
+                           int* sh) noexcept nogil:
+    """Key (suit lengths, leader), owner strings and top-card offsets
+    (top_fields) of the position at a trick boundary.  The owner string of
+    a suit has two bits per card still in play, lowest card first: the seat
+    that holds it.  Every caller probes the table next, so the shape's
+    directory slot is asked for as soon as the key is known: its load
+    overlaps the owner strings."""
     cdef int s
     cdef uint32_t pres, lo, hi
     key[0] = c.lenkey
@@ -87,7 +99,8 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_
         lo = pext32(c.hand[1][s] | c.hand[3][s], pres)
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
-    __builtin_prefetch(tt_likely_list(&c.tt, key[0], lead_jokers[0], own))
+    top_fields(c, sh)
+    __builtin_prefetch(tt_likely_list(&c.tt, key[0], lead_jokers[0], own, sh))
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -118,6 +131,7 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t lead_jo
     cdef uint64_t msk[2]
     cdef uint64_t wout = 0
     cdef int s, b, o, nb
+    cdef int sh[4]
     cdef uint32_t pres, decided, below, seg
     msk[0] = 0
     msk[1] = 0
@@ -141,10 +155,11 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t lead_jo
         # owner strings run from the lowest card: the top nb cards of the
         # suit are its last nb fields
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
+    top_fields(c, sh)
     if result:
-        tt_store(&c.tt, key, lead_jokers, own, msk, need, c.st.left)
+        tt_store(&c.tt, key, lead_jokers, own, sh, msk, need, c.st.left)
     else:
-        tt_store(&c.tt, key, lead_jokers, own, msk, 0, need - 1)
+        tt_store(&c.tt, key, lead_jokers, own, sh, msk, 0, need - 1)
     return wout
 
 
@@ -160,11 +175,12 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
     cdef uint16_t lead_jokers
+    cdef int sh[4]
     if c.st.nplayed == 0:
         r = bounds_at_lead(c, target, &w, want)
         if r < 0:
-            trick_key(c, &key, &lead_jokers, own)
-            r = tt_probe(&c.tt, key, lead_jokers, own, target - c.st.ns_won, msk)
+            trick_key(c, &key, &lead_jokers, own, sh)
+            r = tt_probe(&c.tt, key, lead_jokers, own, sh, target - c.st.ns_won, msk)
         return r
     key = cut_key(c, target)
     cut_prefetch(c, key)
@@ -214,8 +230,9 @@ cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t*
     in c.w[ply]; the position's key is left in key, lead_jokers, own for a store."""
     cdef uint64_t msk[2]
     cdef int r
-    trick_key(c, key, lead_jokers, own)
-    r = tt_probe(&c.tt, key[0], lead_jokers[0], own, need, msk)
+    cdef int sh[4]
+    trick_key(c, key, lead_jokers, own, sh)
+    r = tt_probe(&c.tt, key[0], lead_jokers[0], own, sh, need, msk)
     if r >= 0:
         c.w[ply] = pattern_cards(c, msk)
     return r
@@ -357,7 +374,8 @@ cdef int child_value(Ctx* c, int s, int b, int guess) noexcept nogil:
 
 cdef void start_trick(Ctx* c, int leader) noexcept nogil:
     """A root at the start of a trick led by ``leader``, from the hands as
-    they are: the trick state and the keys derived from the hands."""
+    they are: the trick state and what is derived from the hands (the
+    table's keys, the cards present)."""
     cdef int h, s
     memset(&c.st, 0, sizeof(TrickState))
     c.st.leader = leader
@@ -369,6 +387,8 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
     tt_root(&c.tt)
     c.lenkey = 0
     c.jokkey = 0
+    for s in range(5):
+        c.pres[s] = c.hand[0][s] | c.hand[1][s] | c.hand[2][s] | c.hand[3][s]
     for h in range(4):
         for s in range(5):
             c.lenkey += popc(c.hand[h][s]) * c.lenstep[h][s]

@@ -56,9 +56,12 @@ cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
     cdef uint32_t pres = present(c, s)
     cdef uint32_t x
     cdef int i
-    for i in range(k):
-        if c.st.tsuit[i] == s:
-            pres |= 1u << c.st.tbit[i]
+    if s == c.st.led:
+        pres |= c.st.ledcards
+    else:
+        for i in range(k):
+            if c.st.tsuit[i] == s:
+                pres |= 1u << c.st.tbit[i]
     x = pext32(c.hand[h][s], pres)
     return pdep32(x & ~(x << 1), pres)
 
@@ -132,7 +135,7 @@ cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
 
 cdef inline int is_top(Ctx* c, int h, int s, int b) noexcept nogil:
     """Is (s, b) higher than every card of suit s the other seats hold?"""
-    cdef uint32_t others = c.hand[(h + 1) & 3][s] | c.hand[(h + 2) & 3][s] | c.hand[(h + 3) & 3][s]
+    cdef uint32_t others = present(c, s) & ~c.hand[h][s]
     return others == 0 or b > highbit(others)
 
 

@@ -15,6 +15,7 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     cdef int i, win_suit, wp, winner, byrank
     c.saved[ply] = st[0]
     c.hand[h][s] &= ~(1 << b)
+    c.pres[s] &= ~(1 << b)
     c.lenkey -= c.lenstep[h][s]
     c.jokkey -= c.jokstep[h][s]
     st.tsuit[k] = s
@@ -23,14 +24,19 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
         if s == JOKERS:
             st.led = -1
             st.winpos = -1
+            st.ledcards = 0
         else:
             st.led = s
             st.winpos = 0
+            st.ledcards = 1 << b
     elif st.winpos < 0:
         if s != JOKERS:
             st.winpos = k
             st.led = s
+            st.ledcards = 1 << b
     else:
+        if s == st.led:
+            st.ledcards |= 1 << b
         win_suit = st.tsuit[st.winpos]
         if s == win_suit:
             if b > st.tbit[st.winpos]:
@@ -64,6 +70,7 @@ cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
     c.st = c.saved[ply]
     h = (c.st.leader + c.st.nplayed) & 3
     c.hand[h][s] |= (1 << b)
+    c.pres[s] |= (1 << b)
     c.lenkey += c.lenstep[h][s]
     c.jokkey += c.jokstep[h][s]
 

@@ -243,7 +243,10 @@ cdef inline void tt_prefetch(TTable* t, uint64_t key, uint16_t lead_jokers) noex
 cdef inline void tt_tops(uint64_t key, int* sh) noexcept nogil:
     """Bit offset, in the owner words, of the field of the top card of each
     suit (-1 for a suit without cards): the owner string of suit s is the
-    half s & 1 of word s >> 1, lowest card first, two bits a card."""
+    half s & 1 of word s >> 1, lowest card first, two bits a card.  (The
+    search passes these offsets to tt_probe, tt_store and tt_likely_list
+    as `sh`, from the cards present, which it keeps at hand; this is the
+    same from the shape's key.)"""
     cdef int s, tot
     for s in range(4):
         tot = ((key >> (4 * s)) & 15) + ((key >> (16 + 4 * s)) & 15) \
@@ -272,7 +275,8 @@ cdef inline uint32_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
     return sub
 
 
-cdef inline TTSlot* tt_likely_list(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own) noexcept nogil:
+cdef inline TTSlot* tt_likely_list(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
+                                   int* sh) noexcept nogil:
     """Where the slot of the list a probe most likely reads would start
     its search: the list keyed by the owners of the top card of every
     suit.  A caller asks for it alongside the directory's slot
@@ -283,9 +287,7 @@ cdef inline TTSlot* tt_likely_list(TTable* t, uint64_t key, uint16_t lead_jokers
     this prefetch against 9.9 s without.)  The caller prefetches: GCC
     takes a function whose only effect is a prefetch for one without
     effects and drops its calls."""
-    cdef int sh[4]
     cdef int s, full = 0
-    tt_tops(key, sh)
     for s in range(4):
         if sh[s] >= 0:
             full |= 1 << s
@@ -335,18 +337,17 @@ cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t*
 
 
 cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
-                         int need, uint64_t* msk_out) noexcept nogil:
+                         int* sh, int need, uint64_t* msk_out) noexcept nogil:
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
+    sh: the offsets of the suits' top cards (tt_tops).
 
     On an answer, msk_out receives the deciding pattern's masks."""
     cdef TTSlot* d = tt_find(t, key, lead_jokers, TT_DIR)
     cdef TTSlot* e
     cdef int cls, r, cls2
     cdef uint32_t classes, seconds, sub
-    cdef int sh[4]
     if d.gen != t.gen:
         return -1
-    tt_tops(key, sh)
     classes = d.classes
     while classes:
         cls = __builtin_ctz(classes)
@@ -546,8 +547,9 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
 
 
 cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
-                          uint64_t* msk, int lower, int upper) noexcept nogil:
-    """Record lower <= N-S tricks from here <= upper for the pattern."""
+                          int* sh, uint64_t* msk, int lower, int upper) noexcept nogil:
+    """Record lower <= N-S tricks from here <= upper for the pattern (sh:
+    as for tt_probe)."""
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg
@@ -557,9 +559,7 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
     cdef TTSlot* d
     cdef TTSlot* e
     cdef TTSlot* leaf
-    cdef int sh[4]
     t.stores += 1
-    tt_tops(key, sh)
     cls = tt_class(msk, sh)
     sub = tt_sub(own, cls, sh)
     if (t.used + 3) * 2 > t.nslots or t.pages_used + 2 > t.npages:
@@ -592,7 +592,7 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
         npg = tt_new_page(t)
         if npg < 0:
             tt_fill(t)
-            tt_store(t, key, lead_jokers, own, msk, lower, upper)
+            tt_store(t, key, lead_jokers, own, sh, msk, lower, upper)
             return
         t.pages[pg].next = npg
         e.last = npg

@@ -28,6 +28,7 @@ cdef struct TrickState:
     int8_t left        # tricks not yet complete, the current one included
     int8_t tsuit[4]    # suits of the cards played to the current trick, by order of play
     int8_t tbit[4]     # powers of those cards
+    uint16_t ledcards  # the cards of the led suit played to the current trick (16 bytes in all: saved and restored with one move)
 
 
 cdef struct Move:
@@ -46,6 +47,7 @@ cdef struct CutEntry:
 cdef struct Ctx:
     # The whole state of one search.  Plain C: no Python objects.
     uint16_t hand[4][5]         # cards still held: hand[seat][suit] is a mask of powers
+    uint16_t pres[5]            # cards of each suit still held by anyone (the union of hand[*][suit]), kept by play/unplay
     int trump                   # trump suit 0..3, or -1 for no-trump
     TrickState st               # the current trick and the score
     TrickState saved[MAXPLY]    # st before the card played at each ply
