@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_prefetch, tt_likely_list, tt_probe, tt_store
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -79,19 +79,17 @@ cdef inline void top_fields(Ctx* c, int* sh) noexcept nogil:
         sh[s] = (32 * (s & 1) + 2 * (n - 1)) if n else -1
 
 
-cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_t* own,
-                           int* sh) noexcept nogil:
-    """Key (suit lengths, leader), owner strings and top-card offsets
-    (top_fields) of the position at a trick boundary.  The owner string of
+cdef inline void trick_key(Ctx* c, TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
+    """Shape (suit lengths, leader: tt_shape), owner strings and top-card
+    offsets (top_fields) of the position at a trick boundary.  The owner string of
     a suit has two bits per card still in play, lowest card first: the seat
     that holds it.  Every caller probes the table next, so the shape's
     directory slot is asked for as soon as the key is known: its load
     overlaps the owner strings."""
     cdef int s
     cdef uint32_t pres, lo, hi
-    key[0] = c.lenkey
-    lead_jokers[0] = 0x8000 | c.st.leader | c.jokkey
-    tt_prefetch(&c.tt, key[0], lead_jokers[0])
+    tt_shape(sp, c.lenkey, 0x8000 | c.st.leader | c.jokkey)
+    tt_prefetch(&c.tt, sp)
     own[0] = 0
     own[1] = 0
     for s in range(4):
@@ -100,7 +98,7 @@ cdef inline void trick_key(Ctx* c, uint64_t* key, uint16_t* lead_jokers, uint64_
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
     top_fields(c, sh)
-    __builtin_prefetch(tt_likely_list(&c.tt, key[0], lead_jokers[0], own, sh))
+    __builtin_prefetch(tt_likely_list(&c.tt, sp, own, sh))
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -123,8 +121,8 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
     return w
 
 
-cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t lead_jokers,
-                              uint64_t* own, int result, int need) noexcept nogil:
+cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int result,
+                              int need) noexcept nogil:
     """At a trick boundary: widen W to whole top segments (down through the
     run of its lowest card in each suit), store the bound, return the
     widened W."""
@@ -157,9 +155,9 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, uint64_t key, uint16_t lead_jo
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
     top_fields(c, sh)
     if result:
-        tt_store(&c.tt, key, lead_jokers, own, sh, msk, need, c.st.left)
+        tt_store(&c.tt, sp, own, sh, msk, need, c.st.left)
     else:
-        tt_store(&c.tt, key, lead_jokers, own, sh, msk, 0, need - 1)
+        tt_store(&c.tt, sp, own, sh, msk, 0, need - 1)
     return wout
 
 
@@ -174,13 +172,13 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
     cdef uint64_t w, key
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
-    cdef uint16_t lead_jokers
+    cdef TTShape shape
     cdef int sh[4]
     if c.st.nplayed == 0:
         r = bounds_at_lead(c, target, &w, want)
         if r < 0:
-            trick_key(c, &key, &lead_jokers, own, sh)
-            r = tt_probe(&c.tt, key, lead_jokers, own, sh, target - c.st.ns_won, msk)
+            trick_key(c, &shape, own, sh)
+            r = tt_probe(&c.tt, &shape, own, sh, target - c.st.ns_won, msk)
         return r
     key = cut_key(c, target)
     cut_prefetch(c, key)
@@ -223,16 +221,16 @@ cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogi
         mv[nh + i] = rest[i]
 
 
-cdef inline int table_answer(Ctx* c, int need, int ply, uint64_t* key, uint16_t* lead_jokers,
-                             uint64_t* own) noexcept nogil:
+cdef inline int table_answer(Ctx* c, int need, int ply, TTShape* sp, uint64_t* own) noexcept nogil:
     """At a trick boundary: the table's answer to "N-S take `need` more
     tricks?" (1, 0, or -1 unknown), with the cards of the deciding pattern
-    in c.w[ply]; the position's key is left in key, lead_jokers, own for a store."""
+    in c.w[ply]; the position's shape and owner strings are left in sp and
+    own for a store."""
     cdef uint64_t msk[2]
     cdef int r
     cdef int sh[4]
-    trick_key(c, key, lead_jokers, own, sh)
-    r = tt_probe(&c.tt, key[0], lead_jokers[0], own, sh, need, msk)
+    trick_key(c, sp, own, sh)
+    r = tt_probe(&c.tt, sp, own, sh, need, msk)
     if r >= 0:
         c.w[ply] = pattern_cards(c, msk)
     return r
@@ -245,9 +243,9 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
     cdef int ns_turn = (h & 1) == 0
-    cdef uint64_t wq, wacc, wc, key = 0, ckey = 0
+    cdef uint64_t wq, wacc, wc, ckey = 0
     cdef uint64_t own[2]
-    cdef uint16_t lead_jokers = 0
+    cdef TTShape shape
     cdef int n, i, r, s, b, need
     cdef int minrel[5]
     cdef uint32_t decided
@@ -257,7 +255,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         # the table first with many tricks left (where need is out of
         # range the bounds answer at once), else the bounds first
         if st.left >= TT_FIRST and need > 0 and need <= st.left:
-            r = table_answer(c, need, ply, &key, &lead_jokers, own)
+            r = table_answer(c, need, ply, &shape, own)
             if r >= 0:
                 return r
         r = bounds_at_lead(c, target, &wq, -1)
@@ -265,7 +263,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             c.w[ply] = wq
             return r
         if st.left < TT_FIRST:
-            r = table_answer(c, need, ply, &key, &lead_jokers, own)
+            r = table_answer(c, need, ply, &shape, own)
             if r >= 0:
                 return r
     elif k == 1:
@@ -301,7 +299,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             if i > 0:
                 cut_store(c, ckey, s, b)
             if k == 0:
-                c.w[ply] = close_and_store(c, wc, key, lead_jokers, own, r, need)
+                c.w[ply] = close_and_store(c, wc, &shape, own, r, need)
             else:
                 c.w[ply] = wc
             return r
@@ -317,7 +315,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
                 minrel[s] = lowbit(decided)
     r = 1 - ns_turn
     if k == 0:
-        c.w[ply] = close_and_store(c, wacc, key, lead_jokers, own, r, need)
+        c.w[ply] = close_and_store(c, wacc, &shape, own, r, need)
     else:
         c.w[ply] = wacc
     return r

@@ -124,6 +124,15 @@ cdef struct TTSlot:
     int32_t last       # page new patterns go to
 
 
+cdef struct TTShape:
+    # A position's shape as the table files it: the key and the rest of
+    # the shape (TTSlot.key, TTSlot.lead_jokers) and their hash, made once
+    # (tt_shape) for the several slots a probe or a store looks for.
+    uint64_t key
+    uint64_t hash
+    uint16_t lead_jokers
+
+
 cdef struct TTable:
     TTSlot* slots      # open addressing over shapes; nslots is a power of two
     TTPage* pages      # the pattern pool
@@ -193,7 +202,13 @@ cdef inline uint64_t tt_hash(uint64_t key, uint16_t lead_jokers) noexcept nogil:
     return h
 
 
-cdef inline uint64_t tt_start(TTable* t, uint64_t key, uint16_t lead_jokers, uint32_t sub) noexcept nogil:
+cdef inline void tt_shape(TTShape* sp, uint64_t key, uint16_t lead_jokers) noexcept nogil:
+    sp.key = key
+    sp.lead_jokers = lead_jokers
+    sp.hash = tt_hash(key, lead_jokers)
+
+
+cdef inline uint64_t tt_start(TTable* t, TTShape* sp, uint32_t sub) noexcept nogil:
     """Where the search for the slot of a shape's directory or list starts.
     The directory and the class lists of a shape start in one block of
     TT_BLOCK slots (4 KB: one small memory page) chosen by the shape, at a
@@ -207,7 +222,7 @@ cdef inline uint64_t tt_start(TTable* t, uint64_t key, uint16_t lead_jokers, uin
     the no-trump exchange of the seeded deal 21, 10.2 s against 11.0 s;
     the random set's tables 6.3-6.5 s against 6.7 s; with the split lists
     in the block too, the two freak deals were 5-18% slower.)"""
-    cdef uint64_t h = tt_hash(key, lead_jokers)
+    cdef uint64_t h = sp.hash
     cdef uint64_t x
     cdef uint32_t g
     if (sub & TT_LEAF) and sub != TT_DIR:
@@ -221,23 +236,23 @@ cdef inline uint64_t tt_start(TTable* t, uint64_t key, uint16_t lead_jokers, uin
     return (h & (t.nslots - 1) & ~(<uint64_t> (TT_BLOCK - 1))) | (g >> (32 - TT_BLOCK_BITS))
 
 
-cdef inline TTSlot* tt_find(TTable* t, uint64_t key, uint16_t lead_jokers, uint32_t sub) noexcept nogil:
+cdef inline TTSlot* tt_find(TTable* t, TTShape* sp, uint32_t sub) noexcept nogil:
     """The slot of a shape's directory or list, or the empty slot where it
     would go (open addressing, linear probing)."""
     cdef uint64_t m = t.nslots - 1
-    cdef uint64_t i = tt_start(t, key, lead_jokers, sub)
+    cdef uint64_t i = tt_start(t, sp, sub)
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if e.gen != t.gen or (e.lead_jokers == lead_jokers and e.sub == sub and e.key == key):
+        if e.gen != t.gen or (e.lead_jokers == sp.lead_jokers and e.sub == sub and e.key == sp.key):
             return e
         i = (i + 1) & m
 
 
-cdef inline void tt_prefetch(TTable* t, uint64_t key, uint16_t lead_jokers) noexcept nogil:
+cdef inline void tt_prefetch(TTable* t, TTShape* sp) noexcept nogil:
     """Ask for the slot of a shape's directory ahead of a probe, so that
     its load overlaps the work before the probe (the owner strings)."""
-    __builtin_prefetch(t.slots + tt_start(t, key, lead_jokers, TT_DIR))
+    __builtin_prefetch(t.slots + tt_start(t, sp, TT_DIR))
 
 
 cdef inline void tt_tops(uint64_t key, int* sh) noexcept nogil:
@@ -275,8 +290,7 @@ cdef inline uint32_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
     return sub
 
 
-cdef inline TTSlot* tt_likely_list(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
-                                   int* sh) noexcept nogil:
+cdef inline TTSlot* tt_likely_list(TTable* t, TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
     """Where the slot of the list a probe most likely reads would start
     its search: the list keyed by the owners of the top card of every
     suit.  A caller asks for it alongside the directory's slot
@@ -291,7 +305,7 @@ cdef inline TTSlot* tt_likely_list(TTable* t, uint64_t key, uint16_t lead_jokers
     for s in range(4):
         if sh[s] >= 0:
             full |= 1 << s
-    return t.slots + tt_start(t, key, lead_jokers, tt_sub(own, full, sh))
+    return t.slots + tt_start(t, sp, tt_sub(own, full, sh))
 
 
 cdef inline uint32_t tt_leaf(uint64_t* own, uint32_t sub, int cls2, int* sh) noexcept nogil:
@@ -336,13 +350,13 @@ cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t*
     return -1
 
 
-cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
-                         int* sh, int need, uint64_t* msk_out) noexcept nogil:
+cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int need,
+                         uint64_t* msk_out) noexcept nogil:
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
     sh: the offsets of the suits' top cards (tt_tops).
 
     On an answer, msk_out receives the deciding pattern's masks."""
-    cdef TTSlot* d = tt_find(t, key, lead_jokers, TT_DIR)
+    cdef TTSlot* d = tt_find(t, sp, TT_DIR)
     cdef TTSlot* e
     cdef int cls, r, cls2
     cdef uint32_t classes, seconds, sub
@@ -353,7 +367,7 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t
         cls = __builtin_ctz(classes)
         classes &= classes - 1
         sub = tt_sub(own, cls, sh)
-        e = tt_find(t, key, lead_jokers, sub)
+        e = tt_find(t, sp, sub)
         if e.gen != t.gen:
             continue
         r = tt_scan(t, e, own, need, msk_out)
@@ -363,7 +377,7 @@ cdef inline int tt_probe(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t
         while seconds:
             cls2 = __builtin_ctz(seconds)
             seconds &= seconds - 1
-            e = tt_find(t, key, lead_jokers, tt_leaf(own, sub, cls2, sh))
+            e = tt_find(t, sp, tt_leaf(own, sub, cls2, sh))
             if e.gen != t.gen:
                 continue
             r = tt_scan(t, e, own, need, msk_out)
@@ -383,10 +397,9 @@ cdef inline int32_t tt_new_page(TTable* t) noexcept nogil:
     return pg
 
 
-cdef inline void tt_claim(TTable* t, TTSlot* e, uint64_t key, uint16_t lead_jokers, uint32_t sub,
-                          int32_t pg) noexcept nogil:
-    e.key = key
-    e.lead_jokers = lead_jokers
+cdef inline void tt_claim(TTable* t, TTSlot* e, TTShape* sp, uint32_t sub, int32_t pg) noexcept nogil:
+    e.key = sp.key
+    e.lead_jokers = sp.lead_jokers
     e.sub = sub
     e.gen = t.gen
     e.classes = 0
@@ -473,6 +486,7 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     cdef int32_t* fwd
     cdef TTSlot* keep
     cdef TTSlot* e
+    cdef TTShape shape
     t.fills += 1
     if t.stores - t.root_stores < <uint64_t> (t.npages // 4):
         tt_empty(t)
@@ -535,7 +549,8 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     tt_empty(t)
     t.pages_used = <int32_t> k
     for i in range(nkeep):
-        e = tt_find(t, keep[i].key, keep[i].lead_jokers, keep[i].sub)
+        tt_shape(&shape, keep[i].key, keep[i].lead_jokers)
+        e = tt_find(t, &shape, keep[i].sub)
         e[0] = keep[i]
         e.gen = t.gen
         if e.first >= 0:
@@ -546,8 +561,8 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     free(keep)
 
 
-cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_t* own,
-                          int* sh, uint64_t* msk, int lower, int upper) noexcept nogil:
+cdef inline void tt_store(TTable* t, TTShape* sp, uint64_t* own, int* sh, uint64_t* msk,
+                          int lower, int upper) noexcept nogil:
     """Record lower <= N-S tricks from here <= upper for the pattern (sh:
     as for tt_probe)."""
     cdef uint64_t o0 = own[0] & msk[0]
@@ -564,13 +579,13 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
     sub = tt_sub(own, cls, sh)
     if (t.used + 3) * 2 > t.nslots or t.pages_used + 2 > t.npages:
         tt_fill(t)
-    d = tt_find(t, key, lead_jokers, TT_DIR)
+    d = tt_find(t, sp, TT_DIR)
     if d.gen != t.gen:
-        tt_claim(t, d, key, lead_jokers, TT_DIR, -1)
+        tt_claim(t, d, sp, TT_DIR, -1)
     d.classes |= <uint16_t> (1 << cls)
-    e = tt_find(t, key, lead_jokers, sub)
+    e = tt_find(t, sp, sub)
     if e.gen != t.gen:
-        tt_claim(t, e, key, lead_jokers, sub, tt_new_page(t))
+        tt_claim(t, e, sp, sub, tt_new_page(t))
     elif tt_tighten(t, e, o0, o1, msk, lower, upper):
         return
     cls2 = tt_class2(msk, sh) if e.classes or e.count >= TT_SPLIT else 0
@@ -579,9 +594,9 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
         # split by the owners of those cards
         e.classes |= <uint16_t> (1 << cls2)
         sub = tt_leaf(own, sub, cls2, sh)
-        leaf = tt_find(t, key, lead_jokers, sub)
+        leaf = tt_find(t, sp, sub)
         if leaf.gen != t.gen:
-            tt_claim(t, leaf, key, lead_jokers, sub, tt_new_page(t))
+            tt_claim(t, leaf, sp, sub, tt_new_page(t))
         elif tt_tighten(t, leaf, o0, o1, msk, lower, upper):
             return
         e = leaf
@@ -592,7 +607,7 @@ cdef inline void tt_store(TTable* t, uint64_t key, uint16_t lead_jokers, uint64_
         npg = tt_new_page(t)
         if npg < 0:
             tt_fill(t)
-            tt_store(t, key, lead_jokers, own, sh, msk, lower, upper)
+            tt_store(t, sp, own, sh, msk, lower, upper)
             return
         t.pages[pg].next = npg
         e.last = npg
