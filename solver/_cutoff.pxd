@@ -6,7 +6,7 @@
 from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
-from _bits cimport __builtin_prefetch, popc, present
+from _bits cimport __builtin_prefetch, popc, highbit, present
 
 cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     """Key of the cut-off cache: what the choice of a card mostly depends
@@ -78,6 +78,17 @@ cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
         mv[i] = mv[i - 1]
         i -= 1
     mv[0] = tmp
+
+
+cdef inline int cut_pick(Ctx* c, uint64_t key, int s, uint32_t runs, int b) noexcept nogil:
+    """The card cut_first would bring to the front when the moves are the
+    run starts `runs` of suit s (the remembered card's run), else b."""
+    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    cdef uint32_t m
+    if e.check != <uint32_t> key or e.suit != s:
+        return b
+    m = runs & ((2u << e.bit) - 1)
+    return highbit(m) if m else b
 
 
 cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:

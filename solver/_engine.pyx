@@ -40,8 +40,8 @@ from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
-from _moves cimport gen_moves, playable_suits
-from _cutoff cimport cut_key, cut_first, cut_prefetch, cut_store
+from _moves cimport follow_first, gen_moves, playable_suits
+from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store
 
 cdef enum:
@@ -168,7 +168,8 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
     """Play out the current trick with each follower's first card in move
     order and look at the next trick boundary without searching: `want` if
     the bounds or the table answer so there, else 1 - want or -1."""
-    cdef int s, b, n, r
+    cdef int s, b, n, r, h
+    cdef uint32_t runs
     cdef uint64_t w, key
     cdef uint64_t own[2]
     cdef uint64_t msk[2]
@@ -182,11 +183,18 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
         return r
     key = cut_key(c, target)
     cut_prefetch(c, key)
-    n = gen_moves(c, ply)
-    if n > 1:
-        cut_first(c, ply, n, key)
-    s = c.moves[ply][0].suit
-    b = c.moves[ply][0].bit
+    h = (c.st.leader + c.st.nplayed) & 3
+    if c.st.led >= 0 and c.hand[h][c.st.led]:
+        # following suit: the first card without making the whole list
+        s = c.st.led
+        b = follow_first(c, h, c.st.nplayed, &runs)
+        b = cut_pick(c, key, s, runs, b)
+    else:
+        n = gen_moves(c, ply)
+        if n > 1:
+            cut_first(c, ply, n, key)
+        s = c.moves[ply][0].suit
+        b = c.moves[ply][0].bit
     play(c, s, b, ply)
     r = probe_trick(c, target, ply + 1, want)
     unplay(c, s, b, ply)

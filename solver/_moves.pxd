@@ -66,6 +66,31 @@ cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
     return pdep32(x & ~(x << 1), pres)
 
 
+cdef inline int follow_first(Ctx* c, int h, int k, uint32_t* runs) noexcept nogil:
+    """The card gen_moves puts first when seat h follows suit (before the
+    cut-off cache has its say), for a caller that plays only the first
+    card (probe_trick); runs receives the run starts gen_moves makes its
+    moves of."""
+    cdef TrickState* st = &c.st
+    cdef int s0 = st.led, mode
+    cdef uint32_t x, win, lhx, sure
+    x = run_starts(c, h, s0, k)
+    runs[0] = x
+    mode = follow_mode(c, h, k)
+    if mode != 0:
+        win = x & ~((2u << st.tbit[st.winpos]) - 1)
+        if mode == 2:
+            lhx = c.hand[(h + 1) & 3][s0]
+            sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
+            if sure:
+                return lowbit(sure)
+            if win:
+                return highbit(win)
+        elif win:
+            return lowbit(win)
+    return lowbit(x)
+
+
 cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
     """Append the cards of x in suit s to mv[n:], lowest first (highest
     first with down); return the new count."""
