@@ -1,7 +1,7 @@
 # Making and unmaking a card: the only code that changes the position
 # during a search.  play() records the trick state before the card, so
 # unplay() restores it whole; both keep the table's length and joker keys
-# (Ctx.lenkey, Ctx.jokkey) up to date.
+# (Ctx.lenkey, Ctx.jokkey) and the cards present (Ctx.pres) up to date.
 from libc.stdint cimport uint64_t
 
 from _types cimport Ctx, TrickState, JOKERS
