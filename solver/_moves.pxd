@@ -66,29 +66,45 @@ cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
     return pdep32(x & ~(x << 1), pres)
 
 
-cdef inline int follow_first(Ctx* c, int h, int k, uint32_t* runs) noexcept nogil:
-    """The card gen_moves puts first when seat h follows suit (before the
-    cut-off cache has its say), for a caller that plays only the first
-    card (probe_trick); runs receives the run starts gen_moves makes its
-    moves of."""
+cdef inline int follow_order(Ctx* c, int h, int k, uint32_t* groups) noexcept nogil:
+    """The order of seat h's cards when it follows suit, as three groups of
+    run starts tried one group after the other: groups[0], the cheapest
+    card that beats all the next hand's cards (or none); groups[1], the
+    cards that beat the card winning so far; groups[2], the rest.  Within
+    a group the lowest card comes first, except in groups[1] when the
+    function returns 1 (from the top down: the next hand holds higher
+    cards)."""
     cdef TrickState* st = &c.st
     cdef int s0 = st.led, mode
-    cdef uint32_t x, win, lhx, sure
+    cdef uint32_t x, win = 0, lhx, sure = 0
     x = run_starts(c, h, s0, k)
-    runs[0] = x
     mode = follow_mode(c, h, k)
     if mode != 0:
         win = x & ~((2u << st.tbit[st.winpos]) - 1)
         if mode == 2:
             lhx = c.hand[(h + 1) & 3][s0]
             sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
-            if sure:
-                return lowbit(sure)
-            if win:
-                return highbit(win)
-        elif win:
-            return lowbit(win)
-    return lowbit(x)
+            sure &= 0u - sure
+            win &= ~sure
+    groups[0] = sure
+    groups[1] = win
+    groups[2] = x & ~(sure | win)
+    return mode == 2
+
+
+cdef inline int follow_first(Ctx* c, int h, int k, uint32_t* runs) noexcept nogil:
+    """The card gen_moves puts first when seat h follows suit (before the
+    cut-off cache has its say), for a caller that plays only the first
+    card (probe_trick); runs receives the run starts gen_moves makes its
+    moves of."""
+    cdef uint32_t groups[3]
+    cdef int down = follow_order(c, h, k, groups)
+    runs[0] = groups[0] | groups[1] | groups[2]
+    if groups[0]:
+        return lowbit(groups[0])
+    if groups[1]:
+        return highbit(groups[1]) if down else lowbit(groups[1])
+    return lowbit(groups[2])
 
 
 cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
@@ -111,30 +127,17 @@ cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
-    cdef int n = 0, s, s0, s1, i, j, mode
-    cdef uint32_t mine, x, win, lhx, sure
+    cdef int n = 0, s, s0, s1, i, j, down
+    cdef uint32_t mine
+    cdef uint32_t groups[3]
     cdef Move tmp
     playable_suits(c, h, &s0, &s1)
     if k > 0 and s1 == s0 + 1:
         # following suit: the order comes straight from the ranks
-        x = run_starts(c, h, s0, k)
-        mode = follow_mode(c, h, k)
-        if mode != 0:
-            # the cards that beat the card winning so far, first
-            win = x & ~((2u << st.tbit[st.winpos]) - 1)
-            if mode == 2:
-                # the next hand holds higher cards: first the cheapest card
-                # that beats all of them, if any, then from the top down
-                lhx = c.hand[(h + 1) & 3][s0]
-                sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
-                sure &= 0u - sure
-                if sure:
-                    n = push_cards(mv, n, s0, sure, 0)
-                    win &= ~sure
-                    x &= ~sure
-            n = push_cards(mv, n, s0, win, mode == 2)
-            x &= ~win
-        return push_cards(mv, n, s0, x, 0)
+        down = follow_order(c, h, k, groups)
+        n = push_cards(mv, n, s0, groups[0], 0)
+        n = push_cards(mv, n, s0, groups[1], down)
+        return push_cards(mv, n, s0, groups[2], 0)
     for s in range(s0, s1):
         mine = c.hand[h][s]
         if not mine:
