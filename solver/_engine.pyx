@@ -70,9 +70,9 @@ cdef enum:
 # Table keys and the widening of W
 
 cdef inline void top_fields(Ctx* c, int* sh) noexcept nogil:
-    """The table's offsets of the suits' top cards in the owner strings
-    (tt_tops), from the cards present: the field of a suit's top card is
-    its last one."""
+    """The offsets of the suits' top cards in the owner strings (the sh
+    of tt_probe and tt_store), from the cards present: the field of a
+    suit's top card is its last one."""
     cdef int s, n
     for s in range(4):
         n = popc(present(c, s))
@@ -81,11 +81,11 @@ cdef inline void top_fields(Ctx* c, int* sh) noexcept nogil:
 
 cdef inline void trick_key(Ctx* c, TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
     """Shape (suit lengths, leader: tt_shape), owner strings and top-card
-    offsets (top_fields) of the position at a trick boundary.  The owner string of
-    a suit has two bits per card still in play, lowest card first: the seat
-    that holds it.  Every caller probes the table next, so the shape's
-    directory slot is asked for as soon as the key is known: its load
-    overlaps the owner strings."""
+    offsets (top_fields) of the position at a trick boundary.  The owner
+    string of a suit has two bits per card still in play, lowest card
+    first: the seat that holds it.  Every caller probes the table next, so
+    the shape's directory slot is asked for as soon as the key is known:
+    its load overlaps the owner strings."""
     cdef int s
     cdef uint32_t pres, lo, hi
     tt_shape(sp, c.lenkey, 0x8000 | c.st.leader | c.jokkey)

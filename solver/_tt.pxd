@@ -255,20 +255,6 @@ cdef inline void tt_prefetch(TTable* t, TTShape* sp) noexcept nogil:
     __builtin_prefetch(t.slots + tt_start(t, sp, TT_DIR))
 
 
-cdef inline void tt_tops(uint64_t key, int* sh) noexcept nogil:
-    """Bit offset, in the owner words, of the field of the top card of each
-    suit (-1 for a suit without cards): the owner string of suit s is the
-    half s & 1 of word s >> 1, lowest card first, two bits a card.  (The
-    search passes these offsets to tt_probe, tt_store and tt_likely_list
-    as `sh`, from the cards present, which it keeps at hand; this is the
-    same from the shape's key.)"""
-    cdef int s, tot
-    for s in range(4):
-        tot = ((key >> (4 * s)) & 15) + ((key >> (16 + 4 * s)) & 15) \
-            + ((key >> (32 + 4 * s)) & 15) + ((key >> (48 + 4 * s)) & 15)
-        sh[s] = (32 * (s & 1) + 2 * (tot - 1)) if tot else -1
-
-
 cdef inline int tt_class(uint64_t* msk, int* sh) noexcept nogil:
     """The suits whose top card the mask covers, a bit per suit."""
     cdef int s, cls = 0
@@ -353,7 +339,10 @@ cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t*
 cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int need,
                          uint64_t* msk_out) noexcept nogil:
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
-    sh: the offsets of the suits' top cards (tt_tops).
+    own: the position's owner strings (as TTPattern.own); sh: the bit
+    offset in them of the field of each suit's top card, -1 for a suit
+    without cards (the owner string of suit s is the half s & 1 of word
+    s >> 1, lowest card first, two bits a card).
 
     On an answer, msk_out receives the deciding pattern's masks."""
     cdef TTSlot* d = tt_find(t, sp, TT_DIR)
