@@ -121,15 +121,14 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
     return w
 
 
-cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int result,
-                              int need) noexcept nogil:
+cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int* sh,
+                              int result, int need) noexcept nogil:
     """At a trick boundary: widen W to whole top segments (down through the
-    run of its lowest card in each suit), store the bound, return the
-    widened W."""
+    run of its lowest card in each suit), store the bound (the position as
+    trick_key made it: sp, own, sh), return the widened W."""
     cdef uint64_t msk[2]
     cdef uint64_t wout = 0
     cdef int s, b, o, nb
-    cdef int sh[4]
     cdef uint32_t pres, decided, below, seg
     msk[0] = 0
     msk[1] = 0
@@ -153,7 +152,6 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, in
         # owner strings run from the lowest card: the top nb cards of the
         # suit are its last nb fields
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
-    top_fields(c, sh)
     if result:
         tt_store(&c.tt, sp, own, sh, msk, need, c.st.left)
     else:
@@ -229,14 +227,14 @@ cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogi
         mv[nh + i] = rest[i]
 
 
-cdef inline int table_answer(Ctx* c, int need, int ply, TTShape* sp, uint64_t* own) noexcept nogil:
+cdef inline int table_answer(Ctx* c, int need, int ply, TTShape* sp, uint64_t* own,
+                             int* sh) noexcept nogil:
     """At a trick boundary: the table's answer to "N-S take `need` more
     tricks?" (1, 0, or -1 unknown), with the cards of the deciding pattern
-    in c.w[ply]; the position's shape and owner strings are left in sp and
-    own for a store."""
+    in c.w[ply]; the position's shape, owner strings and top-card offsets
+    are left in sp, own and sh for a store."""
     cdef uint64_t msk[2]
     cdef int r
-    cdef int sh[4]
     trick_key(c, sp, own, sh)
     r = tt_probe(&c.tt, sp, own, sh, need, msk)
     if r >= 0:
@@ -253,6 +251,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef int ns_turn = (h & 1) == 0
     cdef uint64_t wq, wacc, wc, ckey = 0
     cdef uint64_t own[2]
+    cdef int sh[4]
     cdef TTShape shape
     cdef int n, i, r, s, b, need
     cdef int minrel[5]
@@ -263,7 +262,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         # the table first with many tricks left (where need is out of
         # range the bounds answer at once), else the bounds first
         if st.left >= TT_FIRST and need > 0 and need <= st.left:
-            r = table_answer(c, need, ply, &shape, own)
+            r = table_answer(c, need, ply, &shape, own, sh)
             if r >= 0:
                 return r
         r = bounds_at_lead(c, target, &wq, -1)
@@ -271,7 +270,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             c.w[ply] = wq
             return r
         if st.left < TT_FIRST:
-            r = table_answer(c, need, ply, &shape, own)
+            r = table_answer(c, need, ply, &shape, own, sh)
             if r >= 0:
                 return r
     elif k == 1:
@@ -307,7 +306,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             if i > 0:
                 cut_store(c, ckey, s, b)
             if k == 0:
-                c.w[ply] = close_and_store(c, wc, &shape, own, r, need)
+                c.w[ply] = close_and_store(c, wc, &shape, own, sh, r, need)
             else:
                 c.w[ply] = wc
             return r
@@ -323,7 +322,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
                 minrel[s] = lowbit(decided)
     r = 1 - ns_turn
     if k == 0:
-        c.w[ply] = close_and_store(c, wacc, &shape, own, r, need)
+        c.w[ply] = close_and_store(c, wacc, &shape, own, sh, r, need)
     else:
         c.w[ply] = wacc
     return r
