@@ -537,10 +537,9 @@ cdef class Core:
         """The keeps of an exchange, one null-window question each, without
         a return to Python between two keeps: keep i gives ``seat`` the
         cards masks[5 * i] .. masks[5 * i + 4] (its engine suits 0..4, as
-        set_hand takes them) and a trick led
-        by ``leader`` (the other hands as set_position left them); "does
-        the bidding side (N-S if ``ns_side``, else E-W, of ``n`` tricks)
-        take ``target`` tricks?"  A keep whose ``caps[i]`` is below the
+        set_hand takes them) and a trick led by ``leader`` (the other hands
+        as set_position left them); "does the bidding side (N-S if
+        ``ns_side``, else E-W, of ``n`` tricks) take ``target`` tricks?"  A keep whose ``caps[i]`` is below the
         target is passed over without a search.  Stops after the first
         keep that does, or once ``node_budget`` nodes have been searched
         (so that the caller sees its stop requests and helpers often
