@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_lock, tt_unlock
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -89,7 +89,7 @@ cdef inline void trick_key(Ctx* c, TTShape* sp, uint64_t* own, int* sh) noexcept
     cdef int s
     cdef uint32_t pres, lo, hi
     tt_shape(sp, c.lenkey, 0x8000 | c.st.leader | c.jokkey)
-    tt_prefetch(&c.tt, sp)
+    tt_prefetch(c.tt, sp)
     own[0] = 0
     own[1] = 0
     for s in range(4):
@@ -98,7 +98,7 @@ cdef inline void trick_key(Ctx* c, TTShape* sp, uint64_t* own, int* sh) noexcept
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
     top_fields(c, sh)
-    __builtin_prefetch(tt_likely_list(&c.tt, sp, own, sh))
+    __builtin_prefetch(tt_likely_list(c.tt, sp, own, sh))
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
@@ -119,6 +119,21 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
             n -= 1
         w |= (<uint64_t> top) << (16 * s)
     return w
+
+
+cdef void leave_if_evicted(Ctx* c) noexcept nogil:
+    """A core searching another core's table that has filled up (see
+    _tt.pxd's tt_store_in) goes on in its own table, emptied, unless
+    other cores search that one: the stored bounds are only a speed-up,
+    and the host can then make room in its table."""
+    cdef TTable* t = c.tt
+    if t == &c.own_tt or not t.evict or c.own_tt.guests:
+        return
+    tt_lock(&t.lock)
+    t.guests -= 1
+    tt_unlock(&t.lock)
+    tt_empty(&c.own_tt)
+    c.tt = &c.own_tt
 
 
 cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int* sh,
@@ -152,10 +167,12 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, in
         # owner strings run from the lowest card: the top nb cards of the
         # suit are its last nb fields
         msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
+    if c.tt.evict:
+        leave_if_evicted(c)
     if result:
-        tt_store(&c.tt, sp, own, sh, msk, need, c.st.left)
+        tt_store(c.tt, sp, own, sh, msk, need, c.st.left)
     else:
-        tt_store(&c.tt, sp, own, sh, msk, 0, need - 1)
+        tt_store(c.tt, sp, own, sh, msk, 0, need - 1)
     return wout
 
 
@@ -177,7 +194,7 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want) noexcept nogil:
         r = bounds_at_lead(c, target, &w, want)
         if r < 0:
             trick_key(c, &shape, own, sh)
-            r = tt_probe(&c.tt, &shape, own, sh, target - c.st.ns_won, msk)
+            r = tt_probe(c.tt, &shape, own, sh, target - c.st.ns_won, msk)
         return r
     key = cut_key(c, target)
     cut_prefetch(c, key)
@@ -236,7 +253,7 @@ cdef inline int table_answer(Ctx* c, int need, int ply, TTShape* sp, uint64_t* o
     cdef uint64_t msk[2]
     cdef int r
     trick_key(c, sp, own, sh)
-    r = tt_probe(&c.tt, sp, own, sh, need, msk)
+    r = tt_probe(c.tt, sp, own, sh, need, msk)
     if r >= 0:
         c.w[ply] = pattern_cards(c, msk)
     return r
@@ -389,7 +406,10 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
     c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
         + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
     c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
-    tt_root(&c.tt)
+    if c.tt == &c.own_tt:
+        tt_root(c.tt)
+    elif c.tt.evict:
+        leave_if_evicted(c)
     c.lenkey = 0
     c.jokkey = 0
     for s in range(5):
@@ -407,6 +427,7 @@ cdef class Core:
     suit 0..3 (or 4 for a joker at no-trump) and power 0..14, trump 0..3 or
     -1 for no-trump, seats 0..3 = N E S W."""
     cdef Ctx* c
+    cdef object host    # the core whose table this one searches in (share_from), or None
 
     def __cinit__(self, size_t tt_bytes=64 * 1024 * 1024):
         self.c = <Ctx*> calloc(1, sizeof(Ctx))
@@ -414,8 +435,9 @@ cdef class Core:
             raise MemoryError()
         self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
         self.c.probe_left = PROBE_LEFT
-        if tt_init(&self.c.tt, tt_bytes) != 0 or self.c.cut == NULL:
-            tt_free(&self.c.tt)
+        self.c.tt = &self.c.own_tt
+        if tt_init(self.c.tt, tt_bytes) != 0 or self.c.cut == NULL:
+            tt_free(self.c.tt)
             free(self.c.cut)
             free(self.c)
             self.c = NULL
@@ -430,19 +452,23 @@ cdef class Core:
 
     def __dealloc__(self):
         if self.c != NULL:
-            tt_free(&self.c.tt)
+            if self.host is not None:
+                self.unshare()
+            tt_free(&self.c.own_tt)
             free(self.c.cut)
             free(self.c)
 
     @property
     def tt_bytes(self):
-        return self.c.tt.nslots * sizeof(TTSlot) + self.c.tt.npages * sizeof(TTPage)
+        """The size of this core's own table."""
+        cdef TTable* t = &self.c.own_tt
+        return t.nslots * sizeof(TTSlot) + t.npages * sizeof(TTPage)
 
     @property
     def tt_usage(self):
         """(slots in use, slots, pages in use, pages, times the table filled
-        up): what the table holds, for benchmarks and tests."""
-        cdef TTable* t = &self.c.tt
+        up): what the table searched holds, for benchmarks and tests."""
+        cdef TTable* t = self.c.tt
         return (t.used, t.nslots, t.pages_used, t.npages, t.fills)
 
     @property
@@ -452,32 +478,86 @@ cdef class Core:
     def fill_up(self):
         """Do now what the table does when it fills up (see _tt.pxd's
         tt_fill): for tests."""
-        tt_fill(&self.c.tt)
-
-    def copy_from(self, Core other):
-        """Make this core's table and cut-off cache a copy of ``other``'s
-        (tables of the same size; the positions this core is given next must
-        have the trump of the ones ``other`` searched).  For a thread that
-        takes over part of another's work: it starts from what the other
-        has learnt instead of an empty table.  ``other`` must not be
-        searching meanwhile."""
-        cdef TTable* d = &self.c.tt
-        cdef TTable* s = &other.c.tt
-        if d.nslots != s.nslots or d.npages != s.npages:
-            raise ValueError("tables of different sizes")
-        with nogil:
-            memcpy(d.slots, s.slots, s.nslots * sizeof(TTSlot))
-            memcpy(d.pages, s.pages, s.pages_used * sizeof(TTPage))
-            memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
-        d.used = s.used
-        d.pages_used = s.pages_used
-        d.gen = s.gen
-        d.root_stores = d.stores
+        self._own_table("fill_up")
+        tt_fill(self.c.tt)
 
     def clear(self):
         """Forget every stored bound and remembered cut-off."""
-        tt_empty(&self.c.tt)
+        self._own_table("clear")
+        tt_empty(self.c.tt)
         memset(self.c.cut, 0, (1 << CUTBITS) * sizeof(CutEntry))
+
+    def _own_table(self, what):
+        """Only a core searching its own table, with no other core in it,
+        may empty it or fill it up."""
+        if self.c.tt != &self.c.own_tt:
+            raise RuntimeError(f"{what}: this core searches another core's table (unshare first)")
+        if self.c.tt.guests:
+            raise RuntimeError(f"{what}: other cores search this core's table")
+
+    @property
+    def sharing(self):
+        """True from share_from to unshare (the core may have gone back to
+        its own table meanwhile: see unshare)."""
+        return self.host is not None
+
+    @property
+    def shareable(self):
+        """Whether other cores may join this core's own table (share_from):
+        its stores then take the table's lock.  Set it while no search
+        runs on this core."""
+        return bool(self.c.own_tt.shareable)
+
+    @shareable.setter
+    def shareable(self, bint on):
+        if not on and self.c.own_tt.guests:
+            raise RuntimeError("other cores search this core's table")
+        self.c.own_tt.shareable = on
+
+    def share_from(self, Core other):
+        """Search from now on in ``other``'s own table (with its cut-off
+        cache copied as a start), until unshare(): the two cores
+        then search at once, each finding what the other stores.  For a
+        thread that takes over part of another's work on one deal and one
+        trump (the keeps of an exchange).
+        That table must be shareable; ``other`` may be searching.  Neither
+        core may empty the table until this one unshares (clear and
+        fill_up refuse).  While shared, the table takes no more bounds
+        once full, and this core goes on in its own table, emptied (see
+        leave_if_evicted)."""
+        cdef TTable* t
+        self.unshare()
+        if other is self:
+            return
+        t = &other.c.own_tt
+        if not t.shareable:
+            raise RuntimeError("share_from: that table is not shareable")
+        with nogil:
+            tt_lock(&t.lock)
+            t.guests += 1
+            tt_unlock(&t.lock)
+            memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
+        self.c.tt = t
+        self.host = other
+
+    def unshare(self):
+        """Back to this core's own table.  True if it is as share_from
+        found it; False if the shared table filled up meanwhile and this
+        core went on in its own, emptied (it then holds positions of the
+        shared table's trump; see leave_if_evicted); None if this core
+        was not sharing."""
+        cdef TTable* t = self.c.tt
+        if self.host is None:
+            return None
+        self.host = None
+        if t == &self.c.own_tt:
+            return False
+        with nogil:
+            tt_lock(&t.lock)
+            t.guests -= 1
+            tt_unlock(&t.lock)
+        self.c.tt = &self.c.own_tt
+        return True
 
     def set_position(self, hands, int trump, int leader, trick=()):
         """hands: four lists of (suit, power), N E S W, the cards still

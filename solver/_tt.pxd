@@ -90,6 +90,36 @@ cdef extern from *:
     """
     void* tt_alloc(size_t n, int zero) nogil
 
+cdef extern from *:
+    """
+    /* A table searched by several threads at once (Core.share_from): the stores
+       take a lock, the probes do not, so the fields a probe reads that a
+       store sets last (a slot's generation, a page's count and next) are
+       written with release and read with acquire ordering: a probe that
+       sees them sees what was written before them.  On x86 these are plain
+       moves that the compiler may not reorder. */
+    static inline uint16_t tt_ld16(const uint16_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void tt_st16(uint16_t* p, uint16_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int32_t tt_ld32(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void tt_st32(int32_t* p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline void tt_lock(int32_t* l) {
+        while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+    #if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+    #endif
+            }
+        }
+    }
+    static inline void tt_unlock(int32_t* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+    """
+    uint16_t tt_ld16(const uint16_t* p) nogil
+    void tt_st16(uint16_t* p, uint16_t v) nogil
+    int32_t tt_ld32(const int32_t* p) nogil
+    void tt_st32(int32_t* p, int32_t v) nogil
+    void tt_lock(int32_t* l) nogil
+    void tt_unlock(int32_t* l) nogil
+
 cdef enum:
     PAGE = 3          # patterns in one page of the table
     TT_DIR = 0x7FFFFFFF   # TTSlot.sub of a shape's directory slot
@@ -119,7 +149,7 @@ cdef struct TTSlot:
     uint16_t gen       # generation of the table that wrote the slot: an older one means empty
     uint32_t sub       # which list of the shape: TT_DIR for its directory, else see tt_sub
     uint16_t classes   # directory slot: the classes present (bit per class); a class slot: the second classes of its split lists
-    uint16_t count     # a class slot: patterns in its own list (up to 0xFFFF)
+    uint16_t count     # a class slot: patterns in its own list (counted up to TT_SPLIT)
     int32_t first      # first page of this list's patterns (-1 in a directory slot)
     int32_t last       # page new patterns go to
 
@@ -134,16 +164,28 @@ cdef struct TTShape:
 
 
 cdef struct TTable:
+    # Two threads may search one table (Core.share_from): what every probe
+    # reads and what every store writes are kept on cache lines of their
+    # own (the padding), so that a store does not take from the other
+    # core the line its probes read, nor the neighbouring fields of the
+    # Ctx holding the table.
+    uint8_t pad0[64]
     TTSlot* slots      # open addressing over shapes; nslots is a power of two
     TTPage* pages      # the pattern pool
     uint64_t nslots    # slots allocated
-    uint64_t used      # slots in use (kept below half of nslots)
     int32_t npages     # pages allocated
-    int32_t pages_used # pages handed out
     uint16_t gen       # current generation (never 0): emptying the table moves it on
+    int32_t guests     # other search cores searching in this table now (Core.share_from)
+    int32_t shareable  # stores take the lock: other cores may join (Core.shareable)
+    int32_t evict      # set when the table fills up while shared: the guests leave (see tt_store_in)
+    uint8_t pad1[64]
+    uint64_t used      # slots in use (kept below half of nslots)
+    int32_t pages_used # pages handed out
     uint64_t fills     # times the table filled up (a diagnostic)
     uint64_t stores    # bounds stored since the table was made
     uint64_t root_stores  # stores when the current root was set (tt_root)
+    int32_t lock       # held by a store while the table has guests
+    uint8_t pad2[64]
 
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
@@ -170,6 +212,10 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.used = 0
     t.pages_used = 0
     t.gen = 1
+    t.guests = 0
+    t.evict = 0
+    t.shareable = 0
+    t.lock = 0
     return 0
 
 
@@ -183,6 +229,7 @@ cdef inline void tt_free(TTable* t) noexcept nogil:
 cdef inline void tt_empty(TTable* t) noexcept nogil:
     """Forget everything: move to a new generation (slots of older ones
     count as empty), wiping the slots only when the counter wraps."""
+    t.evict = 0
     t.gen += 1
     if t.gen == 0:
         memset(t.slots, 0, t.nslots * sizeof(TTSlot))
@@ -244,7 +291,8 @@ cdef inline TTSlot* tt_find(TTable* t, TTShape* sp, uint32_t sub) noexcept nogil
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if e.gen != t.gen or (e.lead_jokers == sp.lead_jokers and e.sub == sub and e.key == sp.key):
+        if tt_ld16(&e.gen) != t.gen or (e.lead_jokers == sp.lead_jokers and e.sub == sub
+                                        and e.key == sp.key):
             return e
         i = (i + 1) & m
 
@@ -321,10 +369,11 @@ cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t*
     position and answers "N-S take `need` tricks?": 1 or 0 (its masks in
     msk_out), -1 if none."""
     cdef int32_t pg = e.first
-    cdef int i
+    cdef int i, n
     cdef TTPattern* p
     while pg >= 0:
-        for i in range(t.pages[pg].count):
+        n = tt_ld32(&t.pages[pg].count)
+        for i in range(n):
             p = &t.pages[pg].pat[i]
             if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
                 continue
@@ -332,7 +381,7 @@ cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t*
                 msk_out[0] = p.msk[0]
                 msk_out[1] = p.msk[1]
                 return 1 if p.lower >= need else 0
-        pg = t.pages[pg].next
+        pg = tt_ld32(&t.pages[pg].next)
     return -1
 
 
@@ -349,7 +398,7 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
     cdef TTSlot* e
     cdef int cls, r, cls2
     cdef uint32_t classes, seconds, sub
-    if d.gen != t.gen:
+    if tt_ld16(&d.gen) != t.gen:
         return -1
     classes = d.classes
     while classes:
@@ -357,7 +406,7 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
         classes &= classes - 1
         sub = tt_sub(own, cls, sh)
         e = tt_find(t, sp, sub)
-        if e.gen != t.gen:
+        if tt_ld16(&e.gen) != t.gen:
             continue
         r = tt_scan(t, e, own, need, msk_out)
         if r >= 0:
@@ -367,7 +416,7 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
             cls2 = __builtin_ctz(seconds)
             seconds &= seconds - 1
             e = tt_find(t, sp, tt_leaf(own, sub, cls2, sh))
-            if e.gen != t.gen:
+            if tt_ld16(&e.gen) != t.gen:
                 continue
             r = tt_scan(t, e, own, need, msk_out)
             if r >= 0:
@@ -387,14 +436,16 @@ cdef inline int32_t tt_new_page(TTable* t) noexcept nogil:
 
 
 cdef inline void tt_claim(TTable* t, TTSlot* e, TTShape* sp, uint32_t sub, int32_t pg) noexcept nogil:
+    """Take the empty slot e for a shape's list (or directory); its
+    generation last, for the probes of other threads (Core.share_from)."""
     e.key = sp.key
     e.lead_jokers = sp.lead_jokers
     e.sub = sub
-    e.gen = t.gen
     e.classes = 0
     e.count = 0
     e.first = pg
     e.last = pg
+    tt_st16(&e.gen, t.gen)
     t.used += 1
 
 
@@ -410,12 +461,15 @@ cdef inline void tt_put(TTPattern* p, uint64_t o0, uint64_t o1, uint64_t* msk,
 
 
 cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint64_t* msk,
-                           int lower, int upper) noexcept nogil:
+                           int lower, int upper, int shared) noexcept nogil:
     """If list e holds the pattern already, tighten its bounds and return 1.
     Else, if it holds a pattern the new one makes useless (one that fixes
     the same cards and more, with bounds no tighter), put the new one in
     its place and return 1 (so a list does not keep the narrower patterns
-    of what a wider one now says); else 0."""
+    of what a wider one now says); else 0.  In a shared table
+    no pattern is rewritten, since a probe of another thread could read
+    it half written (a tightened bound alone is safe: either value of
+    each bound holds)."""
     cdef int32_t pg = e.first
     cdef int i
     cdef TTPattern* p
@@ -429,7 +483,7 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
                 if upper < p.upper:
                     p.upper = upper
                 return 1
-            if (spare == NULL and p.lower <= lower and p.upper >= upper
+            if (spare == NULL and not shared and p.lower <= lower and p.upper >= upper
                     and (msk[0] & ~p.msk[0]) == 0 and (msk[1] & ~p.msk[1]) == 0
                     and ((p.own[0] ^ o0) & msk[0]) == 0 and ((p.own[1] ^ o1) & msk[1]) == 0):
                 spare = p
@@ -550,10 +604,15 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     free(keep)
 
 
-cdef inline void tt_store(TTable* t, TTShape* sp, uint64_t* own, int* sh, uint64_t* msk,
-                          int lower, int upper) noexcept nogil:
-    """Record lower <= N-S tricks from here <= upper for the pattern (sh:
-    as for tt_probe)."""
+cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uint64_t* msk,
+                             int lower, int upper, int shared) noexcept nogil:
+    """tt_store's work.  Shared: what a probe reads is written before what
+    makes it visible; and a full table takes no more bounds (emptying it
+    or keeping a part would pull the patterns from under the other
+    threads' probes) but asks its guests to leave: at its next store or
+    root each guest goes on in its own table (see the engine's
+    leave_if_evicted), and once none is left the table fills up as
+    usual."""
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg
@@ -567,40 +626,64 @@ cdef inline void tt_store(TTable* t, TTShape* sp, uint64_t* own, int* sh, uint64
     cls = tt_class(msk, sh)
     sub = tt_sub(own, cls, sh)
     if (t.used + 3) * 2 > t.nslots or t.pages_used + 2 > t.npages:
+        if shared:
+            t.evict = 1
+            return
         tt_fill(t)
     d = tt_find(t, sp, TT_DIR)
     if d.gen != t.gen:
         tt_claim(t, d, sp, TT_DIR, -1)
-    d.classes |= <uint16_t> (1 << cls)
+    if not (d.classes >> cls) & 1:
+        # (written only when it changes: every probe of the shape reads
+        # this slot, in a shared table from the other core's cache too)
+        d.classes |= <uint16_t> (1 << cls)
     e = tt_find(t, sp, sub)
     if e.gen != t.gen:
         tt_claim(t, e, sp, sub, tt_new_page(t))
-    elif tt_tighten(t, e, o0, o1, msk, lower, upper):
+    elif tt_tighten(t, e, o0, o1, msk, lower, upper, shared):
         return
     cls2 = tt_class2(msk, sh) if e.classes or e.count >= TT_SPLIT else 0
     if cls2:
         # a long list: patterns that cover second cards go to the lists
         # split by the owners of those cards
-        e.classes |= <uint16_t> (1 << cls2)
+        if not (e.classes >> cls2) & 1:
+            e.classes |= <uint16_t> (1 << cls2)
         sub = tt_leaf(own, sub, cls2, sh)
         leaf = tt_find(t, sp, sub)
         if leaf.gen != t.gen:
             tt_claim(t, leaf, sp, sub, tt_new_page(t))
-        elif tt_tighten(t, leaf, o0, o1, msk, lower, upper):
+        elif tt_tighten(t, leaf, o0, o1, msk, lower, upper, shared):
             return
         e = leaf
-    elif e.count < 0xFFFF:
+    elif e.count < TT_SPLIT:
         e.count += 1
     pg = e.last
     if t.pages[pg].count >= PAGE:
         npg = tt_new_page(t)
         if npg < 0:
+            if shared:
+                t.evict = 1
+                return
             tt_fill(t)
-            tt_store(t, sp, own, sh, msk, lower, upper)
+            tt_store_in(t, sp, own, sh, msk, lower, upper, 0)
             return
-        t.pages[pg].next = npg
+        tt_st32(&t.pages[pg].next, npg)
         e.last = npg
         pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
-    t.pages[pg].count += 1
     tt_put(p, o0, o1, msk, lower, upper)
+    tt_st32(&t.pages[pg].count, t.pages[pg].count + 1)
+
+
+cdef inline void tt_store(TTable* t, TTShape* sp, uint64_t* own, int* sh, uint64_t* msk,
+                          int lower, int upper) noexcept nogil:
+    """Record lower <= N-S tricks from here <= upper for the pattern (sh:
+    as for tt_probe).  In a table other cores may join, under its lock:
+    a core joins (Core.share_from) between two stores, and from then on
+    the stores are the shared kind."""
+    if t.shareable:
+        tt_lock(&t.lock)
+        tt_store_in(t, sp, own, sh, msk, lower, upper, t.guests != 0)
+        tt_unlock(&t.lock)
+    else:
+        tt_store_in(t, sp, own, sh, msk, lower, upper, 0)

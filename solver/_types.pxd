@@ -54,7 +54,8 @@ cdef struct Ctx:
     Move moves[MAXPLY][MAXMOVES]  # move lists, one per ply
     uint64_t w[MAXPLY]          # cards whose ranks decided the result at each ply (16 bits a suit)
     uint64_t nodes              # nodes searched since the core was made
-    TTable tt                   # the transposition table
+    TTable* tt                  # the transposition table searched: own_tt, or another core's (Core.share_from)
+    TTable own_tt               # this core's own table
     uint64_t lenkey             # suit lengths of every hand (the table key, see TTSlot.key), updated by play/unplay
     uint16_t jokkey             # no-trump joker counts of every hand (2 bits each from bit 2), updated by play/unplay
     uint64_t lenstep[4][5]      # what a card of seat x suit adds to lenkey (0 for the jokers' suit)

@@ -41,8 +41,8 @@ How it avoids solving the C(18, 6) = 18,564 keeps one by one:
 
 * **Threads.**  :func:`analyse_bid` solves the trump suits side by side;
   a thread with no option left takes over runs of the keeps of another's
-  long option on a copy of its table (:class:`_KeepWork`), with the same
-  answer.
+  long option, searching in that option's table (:class:`_KeepWork`),
+  with the same answer.
 
 Measured (seeds 0-39 of :func:`random_deal`, all ten options): a perfect
 keep order, with the best keep first, would search only 7% fewer nodes; on
@@ -699,7 +699,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
         ceiling = n
 
     work = _KeepWork(keeps, cap, ceiling, n, bidder % 2 == 0,
-                     lambda sv: _Probe(sv, hands, bidder, t, ranking, pool))
+                     lambda sv: _Probe(sv, hands, bidder, t, ranking, pool), solver)
     work.stats.keeps = len(keeps)
     if sharing is not None:
         sharing.offer(work)
@@ -728,7 +728,7 @@ class _Range:
         self.pos = lo             # the next keep to examine
         self.hi = hi
         self.solver = None        # the solver working on it, while it works
-        self.wanted = False       # a helper waits to copy the table and split the range
+        self.wanted = False       # a helper waits to split the range
         self.paused = False       # its thread waits between two keeps meanwhile
         self.done = False
 
@@ -745,26 +745,26 @@ class _KeepWork:
     and after it (a keep solved exactly is recorded with its place).  The
     first keep is solved exactly.
 
-    A helper (a thread of :func:`analyse_bid` with no option left) takes
-    the last two thirds of a range that still has STEAL_MIN keeps to go:
-    it waits until the range's thread is between two keeps, copies that
-    solver's table into its own, and goes on from there; when it is done,
-    it splits a range again, and so does the owner.  The copy matters: the
-    keeps share most of their proofs through the table (seed 21's
-    no-trump uptown, 6,263 keeps: 50.0M nodes on one table; the same keeps
-    dealt out in turns of 500 to two cold tables, 75.8M).  With the
-    copies, two threads searched that option in 74.9M-78.2M nodes against
-    57.7M on one, in 6.2-7.6 s against 9.0-10.8 s, and the slowest of the
-    40 seeded deals (this one) took 6.6-7.7 s against 8.5 s.  The first
-    third stays with the range's thread because the keeps are sorted by
-    promise, and the first are the costly ones."""
+    A helper (a thread of :func:`analyse_bid` with no option left) splits
+    a range that still has STEAL_MIN keeps to go (see STEAL_LEAVE): it
+    waits until the range's thread is between two keeps, takes the end of
+    the range, and searches it in the owner's table (the solver that runs
+    the option: Solver.share_table_of), side by side with the other
+    threads; when it is done, it splits a range again, and so does the
+    owner.  The one table matters: the keeps share most of their proofs
+    through it (seed 21's no-trump uptown, 6,263 keeps: 50.0M nodes on
+    one table; the same keeps dealt out in turns of 500 to two cold
+    tables, 75.8M).  With a copy of the owner's table made at each split
+    instead, two threads searched that option in 74.9M-81.5M nodes against
+    57.7M on one; in one table, 61M-65M."""
 
-    def __init__(self, keeps, cap, ceiling: int, n: int, ns_side: bool, make_probe):
+    def __init__(self, keeps, cap, ceiling: int, n: int, ns_side: bool, make_probe, home):
         import threading
 
         self.keeps, self.cap, self.ceiling, self.n = keeps, cap, ceiling, n
         self.ns_side = ns_side
         self.make_probe = make_probe
+        self.home = home              # the owner's solver: every range searches in its table
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self.found: List[Tuple[int, int]] = []   # (tricks, index) of keeps solved exactly
@@ -833,14 +833,14 @@ class _KeepWork:
             raise
 
     def _open(self, solver) -> list:
-        """The ranges worth splitting for ``solver`` (with the lock held):
-        being worked on a solver whose table is the same size."""
+        """The ranges worth splitting for ``solver`` (with the lock held),
+        if it can search in the owner's table."""
         if (self.failed or time.perf_counter() - self.started < STEAL_AFTER
-                or getattr(solver, "copy_table_from", None) is None):
+                or getattr(solver, "share_table_of", None) is None
+                or not getattr(self.home, "shareable", False)):
             return []
         return [r for r in self.ranges if not r.done and r.solver is not None
-                and not r.wanted and r.hi - r.pos >= STEAL_MIN
-                and r.solver.tt_bytes == solver.tt_bytes]
+                and not r.wanted and r.hi - r.pos >= STEAL_MIN]
 
     def steal_possible(self, solver) -> bool:
         with self.lock:
@@ -861,8 +861,8 @@ class _KeepWork:
                 while not victim.paused and not victim.done and not self.failed:
                     self.changed.wait()
                 if victim.paused and not self.failed and victim.hi - victim.pos >= STEAL_MIN:
-                    solver.copy_table_from(victim.solver)
-                    mid = victim.pos + (victim.hi - victim.pos) // SPLIT
+                    solver.share_table_of(self.home)
+                    mid = victim.pos + min(STEAL_LEAVE, (victim.hi - victim.pos) // 2)
                     rng = _Range(mid, victim.hi)
                     victim.hi = mid
                     self.ranges.append(rng)
@@ -900,7 +900,7 @@ class _KeepWork:
                 else:
                     with self.changed:
                         if rng.wanted:
-                            # a helper copies this solver's table now
+                            # a helper splits this range now
                             rng.paused = True
                             self.changed.notify_all()
                             while rng.wanted and not self.failed:
@@ -938,6 +938,8 @@ class _KeepWork:
                     with self.lock:
                         self._record(i, value, kind, nodes)
         finally:
+            if getattr(solver, "own_table", None) is not None:
+                solver.own_table()      # (before the range is done: see steal)
             with self.changed:
                 rng.solver = None
                 rng.done = rng.pos >= rng.hi
@@ -995,11 +997,10 @@ class _KeepWork:
 
 
 # A range is split for a helper only with at least this many keeps to go,
-# in an option that has run this long: the table copy costs up to a few
-# tenths of a second (a 512 MB table) and stops both threads meanwhile,
-# and most options take less than that in all.
-STEAL_MIN = 400
-STEAL_AFTER = 0.5
+# in an option that has run this long (most options take less than that
+# in all: splitting them gains nothing).
+STEAL_MIN = 100
+STEAL_AFTER = 0.1
 
 # A thread alone on its option hands the refutations to the core in one
 # call for up to KEEP_ROWS keeps or KEEP_BATCH_NODES nodes (a few hundredths
@@ -1009,9 +1010,14 @@ STEAL_AFTER = 0.5
 KEEP_ROWS = 256
 KEEP_BATCH_NODES = 200_000
 
-# A helper takes all but the first 1/SPLIT of the keeps left in a range
-# (the first are the costly ones: they are sorted by promise).
-SPLIT = 3
+# A helper takes all but the next STEAL_LEAVE keeps of a range (half of a
+# short one), and the range's thread, once done with those, takes all but
+# the next STEAL_LEAVE of the helper's: the two threads go through the
+# keeps side by side in their sorted order, as one thread would, so that
+# each keep finds in the table the proofs of the keeps before it.  (Seed 21's no-trump uptown on
+# two threads: 61.1M-64.6M nodes in four runs against 64.5M-68.1M with
+# the helper taking the last two thirds; 57.7M on one thread.)
+STEAL_LEAVE = 64
 # How often an idle thread looks again for keeps to take (seconds).
 HELP_POLL = 0.02
 
@@ -1128,16 +1134,24 @@ def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> L
                 done[t, r] = best_exchange(hands, kitty, bidder, t, r, solver=solver,
                                            stop=stop.is_set, sharing=sharing)
 
-    with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
-        futures = [pool.submit(work, solver) for solver in solvers]
-        try:
-            finished, _ = wait(futures, return_when=FIRST_EXCEPTION)
-            for future in finished:
-                if future.exception() is not None:
-                    raise future.exception()
-        except BaseException:
-            stop.set()       # the other threads end at their next keep
-            raise
+    for solver in solvers:
+        if hasattr(solver, "shareable"):
+            solver.shareable = True
+    try:
+        with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
+            futures = [pool.submit(work, solver) for solver in solvers]
+            try:
+                finished, _ = wait(futures, return_when=FIRST_EXCEPTION)
+                for future in finished:
+                    if future.exception() is not None:
+                        raise future.exception()
+            except BaseException:
+                stop.set()       # the other threads end at their next keep
+                raise
+    finally:
+        for solver in solvers:
+            if hasattr(solver, "shareable"):
+                solver.shareable = False
     return [done[option] for option in options]
 
 

@@ -119,13 +119,40 @@ class Solver:
         self._core.clear()
         self._sig = None
 
-    def copy_table_from(self, other: "Solver") -> None:
-        """Make this solver's table a copy of ``other``'s (the same size):
-        a thread that takes over part of another's work (the keeps of an
-        exchange) starts from everything the other has stored.  ``other``
-        must not be searching meanwhile."""
-        self._core.copy_from(other._core)
+    @property
+    def shareable(self) -> bool:
+        """Whether other solvers may search in this one's table
+        (:meth:`share_table_of`); its stores then take a lock.  Set it
+        while the solver is not searching."""
+        return self._core.shareable
+
+    @shareable.setter
+    def shareable(self, on: bool) -> None:
+        self._core.shareable = on
+
+    def share_table_of(self, other: "Solver") -> None:
+        """Search in ``other``'s own table from now on, side by side with it,
+        until :meth:`own_table`: a thread that takes over part of another's
+        work on one deal and trump (the keeps of an exchange) finds what
+        the other has stored and will store, and the other what it stores.  ``other``'s table must be
+        shareable; ``other`` may be searching meanwhile.  Neither solver
+        may then change trump or clear the table until this one calls
+        own_table (they raise RuntimeError)."""
+        self.own_table()
+        if other is self:
+            return
+        if other._core.sharing:
+            raise RuntimeError("share_table_of: that solver searches another's table")
+        self._own_sig = self._sig
+        self._core.share_from(other._core)
         self._sig = other._sig
+
+    def own_table(self) -> None:
+        """Back to this solver's own table: as share_table_of found it, or
+        (the shared table having filled up meanwhile) holding positions of
+        the shared table's trump."""
+        if self._core.unshare():
+            self._sig = self._own_sig
 
     def core_for(self, trump: Optional[str]) -> Core:
         """The search core, its table ready for positions with this trump

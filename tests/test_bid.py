@@ -471,11 +471,14 @@ def test_threads_give_the_same_exchanges_and_nodes(seed, monkeypatch):
     assert all(ex.stats.shared == 0 for ex in two)
 
 
-@pytest.mark.parametrize("seed,steal_min", [(3, 2), (24, 20), (8, 1)])
-def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, monkeypatch):
-    """An idle thread takes over runs of another option's keeps, on a copy
-    of that option's table: the same books, keeps and discards as one
-    thread (the first keep with the most tricks, whoever finds it)."""
+@pytest.mark.parametrize("seed,steal_min,tt_mb", [(3, 2, 64), (24, 20, 64), (8, 1, 64),
+                                                 (24, 20, 0.25)])
+def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, tt_mb, monkeypatch):
+    """An idle thread takes over runs of another option's keeps, searching
+    in that option's table: the same books, keeps and discards as one
+    thread (the first keep with the most tricks, whoever finds it).  A
+    quarter-megabyte table fills up while shared: the helper goes on in
+    its own table."""
     import whist_solve.bid as bid
 
     monkeypatch.setattr(bid, "STEAL_MIN", steal_min)
@@ -486,7 +489,7 @@ def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, monkeypatch)
     monkeypatch.setattr(bid, "KEEP_ROWS", 1)
     hands, kitty, bidder = random_deal(seed)
     one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
-    two = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=2, tt_mb=64)
+    two = analyse_bid(hands, kitty, bidder, solver=Solver(tt_mb), threads=2, tt_mb=tt_mb)
     assert _brief(two, nodes=False) == _brief(one, nodes=False)
     assert sum(ex.stats.shared for ex in two) >= 1
 

@@ -88,24 +88,3 @@ def test_a_search_bigger_than_the_table_keeps_its_deepest_bounds():
     n0 = core.nodes
     assert core.value() == value
     assert core.nodes - n0 > 1_000
-
-
-def test_a_copied_table_answers_as_the_original_and_from_its_bounds():
-    """Solver.copy_table_from: the copy holds what the original stored
-    (the same position searched again costs the copy far fewer nodes than
-    a fresh table) and gives the same values; tables of another size are
-    refused."""
-    from whist_solve.cards import Position
-
-    hands = random_deal(3010)
-    first = Position.make(hands, None, "up", 0)
-    other = Position.make(hands, None, "up", 1)
-    original = Solver(16)
-    value = original.ns_value(first)
-    copy, fresh = Solver(16), Solver(16)
-    copy.copy_table_from(original)
-    assert copy.ns_value(first) == value == fresh.ns_value(first)
-    assert copy.nodes * 5 < fresh.nodes
-    assert copy.ns_value(other) == fresh.ns_value(other) == original.ns_value(other)
-    with pytest.raises(ValueError):
-        Solver(8).copy_table_from(original)

@@ -1,0 +1,121 @@
+"""Two solvers searching one table (Solver.share_table_of): each finds what
+the other stores, both may search at once, the values stay exact, and the
+table is protected from being emptied under a search.
+
+The values are checked against solvers of their own (whose searches the
+reference and DDS tests check); the sharing itself is checked through the
+node counts, which fall when a search finds the other's bounds."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from whist_solve import Solver
+from whist_solve.cards import Position
+
+from support.strategies import random_deal
+
+
+def _own_values(hands, trump, leaders, ranking="up"):
+    fresh = Solver(16)
+    return {h: fresh.ns_value(Position.make(hands, trump, ranking, h)) for h in leaders}
+
+
+def test_a_shared_table_answers_from_what_either_solver_stores():
+    hands = random_deal(4100)
+    first = Position.make(hands, None, "up", 0)
+    second = Position.make(hands, None, "up", 1)
+    host, guest, fresh = Solver(16), Solver(16), Solver(16)
+    host.shareable = True
+    value = host.ns_value(first)
+    guest.share_table_of(host)
+    n0 = guest.nodes
+    assert guest.ns_value(first) == value == fresh.ns_value(first)
+    warm = guest.nodes - n0
+    assert warm * 5 < fresh.nodes                        # the host's bounds
+    other = guest.ns_value(second)
+    n1, f1 = host.nodes, fresh.nodes
+    assert host.ns_value(second) == other == fresh.ns_value(second)
+    assert (host.nodes - n1) * 5 < fresh.nodes - f1      # the guest's bounds
+    guest.own_table()
+    n2 = guest.nodes
+    assert guest.ns_value(first) == value
+    # its own table was left empty: the search is a cold one again
+    assert guest.nodes - n2 > 5 * warm
+
+
+def test_a_table_in_use_by_another_solver_is_not_emptied():
+    hands = random_deal(4101)
+    host, guest = Solver(8), Solver(8)
+    with pytest.raises(RuntimeError):
+        guest.share_table_of(host)                        # not shareable
+    host.shareable = True
+    host.ns_value(Position.make(hands, "S", "up", 0))
+    guest.share_table_of(host)
+    for refused in (host.clear, guest.clear, lambda: guest.core_for("H"),
+                    lambda: guest.ns_value(Position.make(hands, "H", "up", 0))):
+        with pytest.raises(RuntimeError):
+            refused()
+    with pytest.raises(RuntimeError):
+        host.shareable = False
+    # the same trump is fine: the guest searches spades in the host's table
+    assert guest.ns_value(Position.make(hands, "S", "up", 2)) == \
+        _own_values(hands, "S", [2])[2]
+    guest.own_table()
+    host.clear()
+    host.shareable = False
+    guest.ns_value(Position.make(hands, "H", "up", 0))    # its own table again
+
+
+def _side_by_side(host, guest, hands, trump, rounds=2):
+    """The host searches leaders N and S, the guest E and W, at once in
+    the host's table, `rounds` times over; their values."""
+    out: dict = {}
+    errors: list = []
+
+    def run(solver, leaders):
+        try:
+            for _ in range(rounds):
+                for h in leaders:
+                    v = solver.ns_value(Position.make(hands, trump, "up", h))
+                    assert out.setdefault(h, v) == v
+        except BaseException as e:         # reported in the main thread
+            errors.append(e)
+
+    guest.share_table_of(host)
+    threads = [threading.Thread(target=run, args=(host, (0, 2))),
+               threading.Thread(target=run, args=(guest, (1, 3)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    guest.own_table()
+    if errors:
+        raise errors[0]
+    return out
+
+
+@pytest.mark.parametrize("seed,trump", [(4102, None), (4103, "S"), (4104, "H"), (4105, None)])
+def test_two_threads_in_one_table_give_the_values_of_one(seed, trump):
+    hands = random_deal(seed)
+    host, guest = Solver(16), Solver(16)
+    host.shareable = True
+    host.core_for(trump)
+    assert _side_by_side(host, guest, hands, trump) == _own_values(hands, trump, range(4))
+
+
+@pytest.mark.parametrize("seed,trump", [(4106, None), (4107, "D")])
+def test_a_shared_table_that_fills_up_sends_its_guest_home(seed, trump):
+    # a quarter of a megabyte fills many times in one 52-card search (see
+    # test_table_fill): shared, it is not emptied under the guest's probes;
+    # the guest goes on in its own table, and then the host's fills up
+    hands = random_deal(seed)
+    host, guest = Solver(0.25), Solver(0.25)
+    host.shareable = True
+    host.core_for(trump)
+    assert _side_by_side(host, guest, hands, trump, rounds=1) == _own_values(hands, trump, range(4))
+    assert host.core_for(trump).tt_usage[4] >= 1             # filled up after the guest left
+    assert guest.core_for(trump).tt_usage[2] > 0             # the guest's own table took over
+    # its own table holds this trump's positions now: no clearing needed
+    assert guest.ns_value(Position.make(hands, trump, "up", 0)) == _own_values(hands, trump, [0])[0]
