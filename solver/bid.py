@@ -1151,7 +1151,10 @@ def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> L
     finally:
         for solver in solvers:
             if hasattr(solver, "shareable"):
-                solver.shareable = False
+                try:
+                    solver.shareable = False
+                except RuntimeError:
+                    pass        # interrupted while a helper still searches in it
     return [done[option] for option in options]
 
 
