@@ -33,6 +33,14 @@
 # at most half the pages and a quarter of the slots, and forgets the rest;
 # else it forgets everything (tt_fill).  Stored bounds are only ever a
 # speed-up.
+#
+# Two search cores may use one table at once (Core.share_from: a thread
+# helping with the keeps of another's exchange option).  Probes take no
+# lock; a shareable table's stores take its lock, publish what they add
+# with release ordering (read with acquire: a slot's generation, a page's
+# count and next page), rewrite no pattern while another core is in, and,
+# the table full, ask the guests to leave before it makes room (see
+# tt_store_in).
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset

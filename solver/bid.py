@@ -1014,9 +1014,10 @@ KEEP_BATCH_NODES = 200_000
 # short one), and the range's thread, once done with those, takes all but
 # the next STEAL_LEAVE of the helper's: the two threads go through the
 # keeps side by side in their sorted order, as one thread would, so that
-# each keep finds in the table the proofs of the keeps before it.  (Seed 21's no-trump uptown on
-# two threads: 61.1M-64.6M nodes in four runs against 64.5M-68.1M with
-# the helper taking the last two thirds; 57.7M on one thread.)
+# each keep finds in the table the proofs of the keeps before it.  (Seed
+# 21's no-trump uptown on two threads: 61.1M-64.6M nodes in four runs
+# against 64.5M-68.1M with the helper taking the last two thirds; 57.7M
+# on one thread.)
 STEAL_LEAVE = 64
 # How often an idle thread looks again for keeps to take (seconds).
 HELP_POLL = 0.02

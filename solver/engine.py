@@ -105,6 +105,7 @@ class Solver:
             raise TableMemoryError(f"cannot allocate a transposition table of {tt_mb:g} MB: "
                                    "choose a smaller --tt-mb") from None
         self._sig = None
+        self._own_sig = None     # _sig of its own table while it searches another's
 
     @property
     def nodes(self) -> int:
@@ -134,8 +135,9 @@ class Solver:
         """Search in ``other``'s own table from now on, side by side with it,
         until :meth:`own_table`: a thread that takes over part of another's
         work on one deal and trump (the keeps of an exchange) finds what
-        the other has stored and will store, and the other what it stores.  ``other``'s table must be
-        shareable; ``other`` may be searching meanwhile.  Neither solver
+        the other has stored and will store, and the other what it
+        stores.  ``other``'s table must be shareable, and ``other`` must
+        search in its own; it may be searching meanwhile.  Neither solver
         may then change trump or clear the table until this one calls
         own_table (they raise RuntimeError)."""
         self.own_table()
