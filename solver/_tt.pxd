@@ -291,16 +291,22 @@ cdef inline uint64_t tt_start(TTable* t, TTShape* sp, uint32_t sub) noexcept nog
     return (h & (t.nslots - 1) & ~(<uint64_t> (TT_BLOCK - 1))) | (g >> (32 - TT_BLOCK_BITS))
 
 
-cdef inline TTSlot* tt_find(TTable* t, TTShape* sp, uint32_t sub) noexcept nogil:
-    """The slot of a shape's directory or list, or the empty slot where it
-    would go (open addressing, linear probing)."""
+cdef inline TTSlot* tt_find(TTable* t, TTShape* sp, uint32_t sub, int* found) noexcept nogil:
+    """The slot of a shape's directory or list (found: 1), or the empty
+    slot where it would go (found: 0); open addressing, linear probing.
+    The slot's generation is read once and decides: in a shared table an
+    empty slot may be taken for another shape at any moment, and a second
+    look at its generation could take that shape's list for this one's."""
     cdef uint64_t m = t.nslots - 1
     cdef uint64_t i = tt_start(t, sp, sub)
     cdef TTSlot* e
     while True:
         e = t.slots + i
-        if tt_ld16(&e.gen) != t.gen or (e.lead_jokers == sp.lead_jokers and e.sub == sub
-                                        and e.key == sp.key):
+        if tt_ld16(&e.gen) != t.gen:
+            found[0] = 0
+            return e
+        if e.lead_jokers == sp.lead_jokers and e.sub == sub and e.key == sp.key:
+            found[0] = 1
             return e
         i = (i + 1) & m
 
@@ -402,19 +408,20 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
     s >> 1, lowest card first, two bits a card).
 
     On an answer, msk_out receives the deciding pattern's masks."""
-    cdef TTSlot* d = tt_find(t, sp, TT_DIR)
+    cdef int found
+    cdef TTSlot* d = tt_find(t, sp, TT_DIR, &found)
     cdef TTSlot* e
     cdef int cls, r, cls2
     cdef uint32_t classes, seconds, sub
-    if tt_ld16(&d.gen) != t.gen:
+    if not found:
         return -1
     classes = d.classes
     while classes:
         cls = __builtin_ctz(classes)
         classes &= classes - 1
         sub = tt_sub(own, cls, sh)
-        e = tt_find(t, sp, sub)
-        if tt_ld16(&e.gen) != t.gen:
+        e = tt_find(t, sp, sub, &found)
+        if not found:
             continue
         r = tt_scan(t, e, own, need, msk_out)
         if r >= 0:
@@ -423,8 +430,8 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
         while seconds:
             cls2 = __builtin_ctz(seconds)
             seconds &= seconds - 1
-            e = tt_find(t, sp, tt_leaf(own, sub, cls2, sh))
-            if tt_ld16(&e.gen) != t.gen:
+            e = tt_find(t, sp, tt_leaf(own, sub, cls2, sh), &found)
+            if not found:
                 continue
             r = tt_scan(t, e, own, need, msk_out)
             if r >= 0:
@@ -535,6 +542,7 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     cdef uint64_t slots_at[16]
     cdef uint64_t pages_kept = 0, slots_kept = 0
     cdef int32_t* fwd
+    cdef int found
     cdef TTSlot* keep
     cdef TTSlot* e
     cdef TTShape shape
@@ -601,7 +609,7 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     t.pages_used = <int32_t> k
     for i in range(nkeep):
         tt_shape(&shape, keep[i].key, keep[i].lead_jokers)
-        e = tt_find(t, &shape, keep[i].sub)
+        e = tt_find(t, &shape, keep[i].sub, &found)
         e[0] = keep[i]
         e.gen = t.gen
         if e.first >= 0:
@@ -624,7 +632,7 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg
-    cdef int cls, cls2
+    cdef int cls, cls2, found
     cdef uint32_t sub
     cdef TTPattern* p
     cdef TTSlot* d
@@ -638,15 +646,15 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
             t.evict = 1
             return
         tt_fill(t)
-    d = tt_find(t, sp, TT_DIR)
-    if d.gen != t.gen:
+    d = tt_find(t, sp, TT_DIR, &found)
+    if not found:
         tt_claim(t, d, sp, TT_DIR, -1)
     if not (d.classes >> cls) & 1:
         # (written only when it changes: every probe of the shape reads
         # this slot, in a shared table from the other core's cache too)
         d.classes |= <uint16_t> (1 << cls)
-    e = tt_find(t, sp, sub)
-    if e.gen != t.gen:
+    e = tt_find(t, sp, sub, &found)
+    if not found:
         tt_claim(t, e, sp, sub, tt_new_page(t))
     elif tt_tighten(t, e, o0, o1, msk, lower, upper, shared):
         return
@@ -657,8 +665,8 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
         if not (e.classes >> cls2) & 1:
             e.classes |= <uint16_t> (1 << cls2)
         sub = tt_leaf(own, sub, cls2, sh)
-        leaf = tt_find(t, sp, sub)
-        if leaf.gen != t.gen:
+        leaf = tt_find(t, sp, sub, &found)
+        if not found:
             tt_claim(t, leaf, sp, sub, tt_new_page(t))
         elif tt_tighten(t, leaf, o0, o1, msk, lower, upper, shared):
             return
