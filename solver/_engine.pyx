@@ -472,6 +472,12 @@ cdef class Core:
         return (t.used, t.nslots, t.pages_used, t.npages, t.fills)
 
     @property
+    def tt_ahead(self):
+        """Pages of this core's own table brought into memory ahead of use
+        while other cores shared it (see _tt.pxd's tt_store): for tests."""
+        return self.c.own_tt.populated
+
+    @property
     def nodes(self):
         return self.c.nodes
 

@@ -105,6 +105,21 @@ def test_two_threads_in_one_table_give_the_values_of_one(seed, trump):
     assert _side_by_side(host, guest, hands, trump) == _own_values(hands, trump, range(4))
 
 
+def test_a_shared_table_brings_its_next_pages_in_ahead_of_use():
+    # only while shared: alone, a table's pages come in as they are used
+    hands = random_deal(4108)
+    host, guest = Solver(16), Solver(16)
+    host.shareable = True
+    core = host.core_for(None)
+    host.ns_value(Position.make(hands, None, "up", 0))
+    assert core.tt_ahead == 0
+    values = _side_by_side(host, guest, hands, None, rounds=1)
+    assert values == _own_values(hands, None, range(4))
+    _used, _slots, pages_used, pages, _fills = core.tt_usage
+    assert pages_used < core.tt_ahead <= min(pages, pages_used + 2 * 16384)
+    assert guest.core_for(None).tt_ahead == 0
+
+
 @pytest.mark.parametrize("seed,trump", [(4106, None), (4107, "D")])
 def test_a_shared_table_that_fills_up_sends_its_guest_home(seed, trump):
     # a quarter of a megabyte fills many times in one 52-card search (see
