@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_lock, tt_unlock
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_lock, tt_unlock
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -462,12 +462,13 @@ cdef class Core:
     def tt_bytes(self):
         """The size of this core's own table."""
         cdef TTable* t = &self.c.own_tt
-        return t.nslots * sizeof(TTSlot) + t.npages * sizeof(TTPage)
+        return t.maxslots * sizeof(TTSlot) + t.npages * sizeof(TTPage)
 
     @property
     def tt_usage(self):
-        """(slots in use, slots, pages in use, pages, times the table filled
-        up): what the table searched holds, for benchmarks and tests."""
+        """(slots in use, slots it uses now (see _tt.pxd's tt_grow), pages in
+        use, pages, times the table filled up): what the table searched
+        holds, for benchmarks and tests."""
         cdef TTable* t = self.c.tt
         return (t.used, t.nslots, t.pages_used, t.npages, t.fills)
 
@@ -516,9 +517,24 @@ cdef class Core:
 
     @shareable.setter
     def shareable(self, bint on):
-        if not on and self.c.own_tt.guests:
+        cdef TTable* t = &self.c.own_tt
+        if not on and t.guests:
             raise RuntimeError("other cores search this core's table")
-        self.c.own_tt.shareable = on
+        if on and not t.shareable:
+            # all its slots now: a table is not grown while shared
+            with nogil:
+                tt_grow(t, t.maxslots)
+        t.shareable = on
+
+    def bring_in_table(self, Core other):
+        """Have the system bring all the slots of ``other``'s own table into
+        memory now, those not in use yet too (a table made shareable takes
+        them all, and a long search touches every part of them: they are
+        placed at random).  Their contents do not change, so ``other``
+        may be searching meanwhile: for a thread about to join it."""
+        cdef TTable* t = &other.c.own_tt
+        with nogil:
+            tt_populate(t.slots, t.maxslots * sizeof(TTSlot))
 
     def share_from(self, Core other):
         """Search from now on in ``other``'s own table (with its cut-off

@@ -27,7 +27,10 @@
 #
 # Memory is fixed when the table is made: an open-addressed array of slots
 # (directories and lists; the slots of one shape start in one 4 KB block,
-# see tt_start) and a pool of pattern pages.  When either fills
+# see tt_start) and a pool of pattern pages.  Only the part in use is ever
+# written, so only that part is brought into memory: the pages are handed
+# out in order, and the slots in use are the first TT_SLOTS_FIRST of the
+# array, doubled as they fill (tt_grow).  When either fills
 # up during one search bigger than the table, the table keeps the shapes
 # with the most tricks left (the bounds that cost the most to find again),
 # at most half the pages and a quarter of the slots, and forgets the rest;
@@ -159,6 +162,9 @@ cdef enum:
     TT_SPLIT = 12         # a class slot with this many patterns of its own splits the next ones
     TT_BLOCK_BITS = 7     # a shape's slots start in one block of 2**TT_BLOCK_BITS slots (see tt_start)
     TT_BLOCK = 1 << TT_BLOCK_BITS
+    # Slots a table starts with (2 MB of them); it doubles them as they
+    # fill, up to the slots it was made with (see tt_grow).
+    TT_SLOTS_FIRST = 1 << 16
     # Pages (2 MB of them) that a shared table's stores bring into memory
     # ahead of use, outside the lock (see tt_store).  On this project's 2-core
     # VM a fresh 2 MB page took milliseconds to come in (512 MB written the
@@ -212,7 +218,8 @@ cdef struct TTable:
     uint8_t pad0[64]
     TTSlot* slots      # open addressing over shapes; nslots is a power of two
     TTPage* pages      # the pattern pool
-    uint64_t nslots    # slots allocated
+    uint64_t nslots    # slots in use: the first nslots of the array (see tt_grow)
+    uint64_t maxslots  # slots allocated
     int32_t npages     # pages allocated
     uint16_t gen       # current generation (never 0): emptying the table moves it on
     int32_t guests     # other search cores searching in this table now (Core.share_from)
@@ -231,7 +238,7 @@ cdef struct TTable:
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     """Allocate about nbytes: a quarter for shape slots, the rest for
-    pattern pages."""
+    pattern pages.  The table starts on the first TT_SLOTS_FIRST slots."""
     cdef uint64_t ns = 1024
     while ns * 2 * sizeof(TTSlot) <= nbytes // 4:
         ns *= 2
@@ -248,7 +255,8 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
         t.slots = NULL
         t.pages = NULL
         return -1
-    t.nslots = ns
+    t.maxslots = ns
+    t.nslots = ns if ns < TT_SLOTS_FIRST else TT_SLOTS_FIRST
     t.npages = <int32_t> np
     t.used = 0
     t.pages_used = 0
@@ -557,6 +565,50 @@ cdef inline void tt_root(TTable* t) noexcept nogil:
     t.root_stores = t.stores
 
 
+cdef inline int tt_grow(TTable* t, uint64_t n) noexcept nogil:
+    """Use the first n slots of the array (a power of two; at most
+    maxslots) instead of nslots: the slots in use are rehashed into them.
+    0 if the memory for that was not there (nothing changed), else 1.
+
+    Never while other cores search the table: a shareable table is grown
+    to all its slots when it is made shareable (Core.shareable).  The
+    slots are placed at random (tt_start), so the first searches of a
+    table of all its slots touch every part of the array, and the system
+    brings all of it into memory: 128 MB for a 512 MB table, which on
+    this project's 2-core VM took about 0.45 s of CPU in every process
+    that made one, however small its searches."""
+    cdef uint64_t i, k = 0, old = t.nslots
+    cdef TTSlot* keep
+    cdef TTSlot* e
+    cdef TTShape shape
+    cdef int found
+    if n > t.maxslots:
+        n = t.maxslots
+    if n <= old:
+        return 1
+    for i in range(old):
+        if t.slots[i].gen == t.gen:
+            k += 1
+    keep = <TTSlot*> malloc((<size_t> k + 1) * sizeof(TTSlot))
+    if keep == NULL:
+        return 0
+    k = 0
+    for i in range(old):
+        e = t.slots + i
+        if e.gen == t.gen:
+            keep[k] = e[0]
+            k += 1
+    # the slots past the old ones were never used: generation 0, empty
+    memset(t.slots, 0, old * sizeof(TTSlot))
+    t.nslots = n
+    for i in range(k):
+        tt_shape(&shape, keep[i].key, keep[i].lead_jokers)
+        e = tt_find(t, &shape, keep[i].sub, &found)
+        e[0] = keep[i]
+    free(keep)
+    return 1
+
+
 cdef inline void tt_fill(TTable* t) noexcept nogil:
     """The table is full.  If the search of the current root has stored
     fewer bounds than a quarter of the pages (many small searches, as in a
@@ -679,7 +731,9 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
         if shared:
             t.evict = 1
             return
-        tt_fill(t)
+        if not (t.pages_used + 2 <= t.npages and t.nslots < t.maxslots
+                and tt_grow(t, t.nslots * 2)):
+            tt_fill(t)
     d = tt_find(t, sp, TT_DIR, &found)
     if not found:
         tt_claim(t, d, sp, TT_DIR, -1)

@@ -837,7 +837,7 @@ class _KeepWork:
         if it can search in the owner's table."""
         if (self.failed or time.perf_counter() - self.started < STEAL_AFTER
                 or getattr(solver, "share_table_of", None) is None
-                or not getattr(self.home, "shareable", False)):
+                or not hasattr(self.home, "shareable")):
             return []
         return [r for r in self.ranges if not r.done and r.solver is not None
                 and not r.wanted and r.hi - r.pos >= STEAL_MIN]
@@ -850,6 +850,16 @@ class _KeepWork:
         """Split the range with most keeps left, if it has STEAL_MIN: the
         new range (its last two thirds) is this thread's; None if there is
         nothing worth taking."""
+        home = self.home
+        if (not getattr(home, "shareable", True) and solver is not home
+                and hasattr(solver, "bring_in_table") and self.steal_possible(solver)):
+            # Before the first split, while the owner still searches: the
+            # memory of all the slots of its table, which it takes when
+            # made shareable (below) and the two threads then fill.  Without
+            # it the rehash into them (the owner waiting) and then the
+            # stores (the other thread waiting for the lock) would wait for
+            # that memory to come in.
+            solver.bring_in_table(home)
         with self.changed:
             while True:
                 open_ranges = self._open(solver)
@@ -860,7 +870,13 @@ class _KeepWork:
                 # the victim's thread stops between two keeps (see _work)
                 while not victim.paused and not victim.done and not self.failed:
                     self.changed.wait()
-                if victim.paused and not self.failed and victim.hi - victim.pos >= STEAL_MIN:
+                if (victim.paused and not self.failed and victim.hi - victim.pos >= STEAL_MIN
+                        and (self.home.shareable or victim.solver is self.home)):
+                    if not self.home.shareable:
+                        # the first split: the owner waits between two keeps,
+                        # so its table may now be made shareable (and grown
+                        # to all its slots: see Solver.shareable)
+                        self.home.shareable = True
                     solver.share_table_of(self.home)
                     mid = victim.pos + min(STEAL_LEAVE, (victim.hi - victim.pos) // 2)
                     rng = _Range(mid, victim.hi)
@@ -1135,9 +1151,11 @@ def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> L
                 done[t, r] = best_exchange(hands, kitty, bidder, t, r, solver=solver,
                                            stop=stop.is_set, sharing=sharing)
 
-    for solver in solvers:
-        if hasattr(solver, "shareable"):
-            solver.shareable = True
+    # A solver's table is made shareable when another thread first takes
+    # over part of its keeps (_KeepWork.steal), and no sooner: a shareable
+    # table uses all its slots from the start, and the memory of a 512 MB
+    # table's slots costs each thread about 0.45 s of CPU on this
+    # project's VM (see _tt.pxd's tt_grow), whatever its own options need.
     try:
         with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
             futures = [pool.submit(work, solver) for solver in solvers]

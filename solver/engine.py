@@ -124,12 +124,21 @@ class Solver:
     def shareable(self) -> bool:
         """Whether other solvers may search in this one's table
         (:meth:`share_table_of`); its stores then take a lock.  Set it
-        while the solver is not searching."""
+        while the solver is not searching.  A table starts small and grows
+        as it fills, but not while shared: made shareable, it takes all
+        the slots it was made with at once."""
         return self._core.shareable
 
     @shareable.setter
     def shareable(self, on: bool) -> None:
         self._core.shareable = on
+
+    def bring_in_table(self, other: Optional["Solver"] = None) -> None:
+        """Have the system bring all the slots of ``other``'s own table (by
+        default this solver's) into memory now rather than at the first
+        store to each part; ``other`` may be searching meanwhile (see
+        Core.bring_in_table)."""
+        self._core.bring_in_table((other or self)._core)
 
     def share_table_of(self, other: "Solver") -> None:
         """Search in ``other``'s own table from now on, side by side with it,

@@ -88,3 +88,20 @@ def test_a_search_bigger_than_the_table_keeps_its_deepest_bounds():
     n0 = core.nodes
     assert core.value() == value
     assert core.nodes - n0 > 1_000
+
+
+def test_a_table_grows_its_slots_without_changing_the_search():
+    # A table starts on 65,536 slots and doubles them as they fill (see
+    # _tt.pxd's tt_grow); a shareable one has all of them from the start.
+    # The bounds kept are the same either way, so are the nodes searched.
+    hands = random_deal(14)
+    growing, whole = Solver(16), Solver(16)
+    whole.shareable = True
+    whole.shareable = False                  # (it keeps all its slots)
+    assert growing.core_for(None).tt_usage[1] == 65536
+    assert whole.core_for(None).tt_usage[1] == 131072
+    got = dd_table(hands, strains=("NT", "S"), solver=growing)
+    assert got == dd_table(hands, strains=("NT", "S"), solver=whole)
+    assert growing.nodes == whole.nodes
+    assert growing.core_for("S").tt_usage[1] == 131072     # it grew, and kept its size
+    assert _fills(growing) == 0
