@@ -526,7 +526,7 @@ cdef class Core:
                 tt_grow(t, t.maxslots)
         t.shareable = on
 
-    def bring_in_table(self, Core other):
+    def bring_in_table(self, Core other not None):
         """Have the system bring all the slots of ``other``'s own table into
         memory now, those not in use yet too (a table made shareable takes
         them all, and a long search touches every part of them: they are
@@ -536,7 +536,7 @@ cdef class Core:
         with nogil:
             tt_populate(t.slots, t.maxslots * sizeof(TTSlot))
 
-    def share_from(self, Core other):
+    def share_from(self, Core other not None):
         """Search from now on in ``other``'s own table (with its cut-off
         cache copied as a start), until unshare(): the two cores
         then search at once, each finding what the other stores.  For a

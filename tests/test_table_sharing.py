@@ -120,6 +120,20 @@ def test_a_shared_table_brings_its_next_pages_in_ahead_of_use():
     assert guest.core_for(None).tt_ahead == 0
 
 
+def test_bringing_a_table_into_memory_leaves_what_it_holds():
+    hands = random_deal(4109)
+    first = Position.make(hands, None, "up", 0)
+    host, other = Solver(16), Solver(16)
+    value = host.ns_value(first)
+    cold = host.nodes
+    other.bring_in_table(host)
+    host.bring_in_table()
+    assert host.ns_value(first) == value
+    assert host.nodes - cold < cold // 20               # answered from its bounds
+    with pytest.raises(TypeError):
+        host.core_for(None).bring_in_table(None)
+
+
 @pytest.mark.parametrize("seed,trump", [(4106, None), (4107, "D")])
 def test_a_shared_table_that_fills_up_sends_its_guest_home(seed, trump):
     # a quarter of a megabyte fills many times in one 52-card search (see
