@@ -42,7 +42,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_lock, tt_unlock
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_guests
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -129,9 +129,7 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     cdef TTable* t = c.tt
     if t == &c.own_tt or not t.evict or c.own_tt.guests:
         return
-    tt_lock(&t.lock)
-    t.guests -= 1
-    tt_unlock(&t.lock)
+    tt_guests(t, -1)
     tt_empty(&c.own_tt)
     c.tt = &c.own_tt
 
@@ -555,9 +553,7 @@ cdef class Core:
         if not t.shareable:
             raise RuntimeError("share_from: that table is not shareable")
         with nogil:
-            tt_lock(&t.lock)
-            t.guests += 1
-            tt_unlock(&t.lock)
+            tt_guests(t, 1)
             memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
         self.c.tt = t
         self.host = other
@@ -575,9 +571,7 @@ cdef class Core:
         if t == &self.c.own_tt:
             return False
         with nogil:
-            tt_lock(&t.lock)
-            t.guests -= 1
-            tt_unlock(&t.lock)
+            tt_guests(t, -1)
         self.c.tt = &self.c.own_tt
         return True
 

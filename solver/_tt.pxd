@@ -571,10 +571,29 @@ cdef inline void tt_root(TTable* t) noexcept nogil:
     t.root_stores = t.stores
 
 
-cdef inline int tt_grow(TTable* t, uint64_t n) noexcept nogil:
+cdef inline void tt_guests(TTable* t, int32_t change) noexcept nogil:
+    """Count a core joining (+1) or leaving (-1) the table."""
+    tt_lock(&t.lock)
+    t.guests += change
+    tt_unlock(&t.lock)
+
+
+cdef inline TTSlot* tt_refile(TTable* t, TTSlot* s) noexcept nogil:
+    """Put a copy of slot s (taken out of the table) where its shape and
+    list now go; the caller sets its generation if that changed."""
+    cdef TTShape shape
+    cdef int found
+    cdef TTSlot* e
+    tt_shape(&shape, s.key, s.lead_jokers)
+    e = tt_find(t, &shape, s.sub, &found)
+    e[0] = s[0]
+    return e
+
+
+cdef inline void tt_grow(TTable* t, uint64_t n) noexcept nogil:
     """Use the first n slots of the array (a power of two; at most
-    maxslots) instead of nslots: the slots in use are rehashed into them.
-    0 if the memory for that was not there (nothing changed), else 1.
+    maxslots) instead of nslots: the slots in use are rehashed into them
+    (if the memory for that is not there, the table stays as it is).
 
     Never while other cores search the table: a shareable table is grown
     to all its slots when it is made shareable (Core.shareable).  The
@@ -585,34 +604,23 @@ cdef inline int tt_grow(TTable* t, uint64_t n) noexcept nogil:
     that made one, however small its searches."""
     cdef uint64_t i, k = 0, old = t.nslots
     cdef TTSlot* keep
-    cdef TTSlot* e
-    cdef TTShape shape
-    cdef int found
     if n > t.maxslots:
         n = t.maxslots
     if n <= old:
-        return 1
-    for i in range(old):
-        if t.slots[i].gen == t.gen:
-            k += 1
-    keep = <TTSlot*> malloc((<size_t> k + 1) * sizeof(TTSlot))
+        return
+    keep = <TTSlot*> malloc((<size_t> t.used + 1) * sizeof(TTSlot))
     if keep == NULL:
-        return 0
-    k = 0
+        return
     for i in range(old):
-        e = t.slots + i
-        if e.gen == t.gen:
-            keep[k] = e[0]
+        if t.slots[i].gen == t.gen and k < t.used:
+            keep[k] = t.slots[i]
             k += 1
     # the slots past the old ones were never used: generation 0, empty
     memset(t.slots, 0, old * sizeof(TTSlot))
     t.nslots = n
     for i in range(k):
-        tt_shape(&shape, keep[i].key, keep[i].lead_jokers)
-        e = tt_find(t, &shape, keep[i].sub, &found)
-        e[0] = keep[i]
+        tt_refile(t, &keep[i])
     free(keep)
-    return 1
 
 
 cdef inline void tt_fill(TTable* t) noexcept nogil:
@@ -634,10 +642,8 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     cdef uint64_t slots_at[16]
     cdef uint64_t pages_kept = 0, slots_kept = 0
     cdef int32_t* fwd
-    cdef int found
     cdef TTSlot* keep
     cdef TTSlot* e
-    cdef TTShape shape
     t.fills += 1
     if t.stores - t.root_stores < <uint64_t> (t.npages // 4):
         tt_empty(t)
@@ -700,9 +706,7 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     tt_empty(t)
     t.pages_used = <int32_t> k
     for i in range(nkeep):
-        tt_shape(&shape, keep[i].key, keep[i].lead_jokers)
-        e = tt_find(t, &shape, keep[i].sub, &found)
-        e[0] = keep[i]
+        e = tt_refile(t, &keep[i])
         e.gen = t.gen
         if e.first >= 0:
             e.first = fwd[e.first]

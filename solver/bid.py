@@ -848,8 +848,8 @@ class _KeepWork:
 
     def steal(self, solver):
         """Split the range with most keeps left, if it has STEAL_MIN: the
-        new range (its last two thirds) is this thread's; None if there is
-        nothing worth taking."""
+        new range (all but its next STEAL_LEAVE keeps) is this thread's;
+        None if there is nothing worth taking."""
         home = self.home
         if (not getattr(home, "shareable", True) and solver is not home
                 and hasattr(solver, "bring_in_table") and self.steal_possible(solver)):
@@ -870,14 +870,15 @@ class _KeepWork:
                 # the victim's thread stops between two keeps (see _work)
                 while not victim.paused and not victim.done and not self.failed:
                     self.changed.wait()
+                # The first split makes the owner's table shareable (and
+                # grows it to all its slots: see Solver.shareable), which
+                # only a split of the owner's own range may do: the owner
+                # then waits between two keeps.
                 if (victim.paused and not self.failed and victim.hi - victim.pos >= STEAL_MIN
-                        and (self.home.shareable or victim.solver is self.home)):
-                    if not self.home.shareable:
-                        # the first split: the owner waits between two keeps,
-                        # so its table may now be made shareable (and grown
-                        # to all its slots: see Solver.shareable)
-                        self.home.shareable = True
-                    solver.share_table_of(self.home)
+                        and (home.shareable or victim.solver is home)):
+                    if not home.shareable:
+                        home.shareable = True
+                    solver.share_table_of(home)
                     mid = victim.pos + min(STEAL_LEAVE, (victim.hi - victim.pos) // 2)
                     rng = _Range(mid, victim.hi)
                     victim.hi = mid
