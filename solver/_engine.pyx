@@ -31,6 +31,7 @@ cimport (their functions are `cdef inline`):
     _moves.pxd   move generation and ordering
     _cutoff.pxd  the cut-off cache (the card that last cut off, tried first)
     _tt.pxd      the transposition table and its structs
+    _split.pxd   several cores on one search: moves in progress put off, the first answer stops the rest
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -42,7 +43,8 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_guests
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_guests, tt_join, tt_lock, tt_unlock, tt_ld32, tt_st32
+from _split cimport Split, SPLIT_LEFT, split_init, split_busy, split_mark, split_unmark, split_stopped, split_ld32, split_st32
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -125,9 +127,14 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     """A core searching another core's table that has filled up (see
     _tt.pxd's tt_store_in) goes on in its own table, emptied, unless
     other cores search that one: the stored bounds are only a speed-up,
-    and the host can then make room in its table."""
+    and the host can then make room in its table.  A core on a job
+    (_split.pxd) instead stops it (job -1: Core.search_job reports it),
+    for its caller to join again once the host has made room."""
     cdef TTable* t = c.tt
     if t == &c.own_tt or not t.evict or c.own_tt.guests:
+        return
+    if c.job != 0:
+        c.job = -1
         return
     tt_guests(t, -1)
     tt_empty(&c.own_tt)
@@ -257,6 +264,43 @@ cdef inline int table_answer(Ctx* c, int need, int ply, TTShape* sp, uint64_t* o
     return r
 
 
+cdef inline uint64_t split_node_key(Ctx* c, int target) noexcept nogil:
+    """A hash of the position and the question (for _split.pxd's map of
+    moves in progress): the cards held, the current trick's cards, its
+    leader, the tricks N-S have won and the target."""
+    cdef uint64_t x[5]
+    cdef uint64_t h
+    cdef int i
+    memcpy(x, c.hand, sizeof(x))
+    h = (<uint64_t> target) | (<uint64_t> c.st.ns_won << 8) | (<uint64_t> c.st.leader << 16) \
+        | (<uint64_t> c.st.nplayed << 20)
+    for i in range(c.st.nplayed):
+        h |= (<uint64_t> (c.st.tsuit[i] * 16 + c.st.tbit[i])) << (24 + 8 * i)
+    h *= 0x9E3779B97F4A7C15ULL
+    for i in range(5):
+        h = (h ^ x[i]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef inline uint64_t split_child_key(uint64_t node_key, int s, int b) noexcept nogil:
+    """The key of the position after card (s, b) at the node node_key (never 0)."""
+    cdef uint64_t h = (node_key + <uint64_t> (s * 16 + b + 1) * 0x94D049BB133111EBULL)
+    h ^= h >> 29
+    return h if h else 1
+
+
+cdef void grant_share(Ctx* c) noexcept nogil:
+    """Another core asked for this core's own table (Core.ask_shareable):
+    make it shareable now, in the middle of a search (a table grows to all
+    its slots before it is shared, and only its owner may grow it)."""
+    cdef TTable* t = &c.own_tt
+    tt_st32(&t.want_share, 0)
+    if not t.shareable and c.tt == t:
+        tt_grow(t, t.maxslots)
+        tt_st32(&t.shareable, 1)
+
+
 cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     """1 if N-S can take `target` tricks in all (counting st.ns_won) from
     here, else 0.  Leaves in c.w[ply] the cards whose ranks decided it."""
@@ -268,11 +312,15 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef uint64_t own[2]
     cdef int sh[4]
     cdef TTShape shape
-    cdef int n, i, r, s, b, need
+    cdef int n, i, m, r, s, b, need, total, nd, split
     cdef int minrel[5]
+    cdef int deferred[MAXMOVES]
+    cdef uint64_t node_key, child_key
     cdef uint32_t decided
     c.nodes += 1
     if k == 0:
+        if c.own_tt.want_share:
+            grant_share(c)
         need = target - st.ns_won
         # the table first with many tricks left (where need is out of
         # range the bounds answer at once), else the bounds first
@@ -308,17 +356,42 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     minrel[2] = 0
     minrel[3] = 0
     minrel[4] = 0
-    for i in range(n):
-        s = c.moves[ply][i].suit
-        b = c.moves[ply][i].bit
+    # With other cores on the same search (a job: _split.pxd), a move
+    # after the first whose position one of them searches now is put off
+    # to the end of the list (deferred[]).
+    split = c.job != 0 and st.left >= SPLIT_LEFT and c.tt.guests != 0
+    node_key = 0
+    nd = 0
+    total = n
+    i = 0
+    while i < total:
+        m = i if i < n else deferred[i - n]
+        i += 1
+        s = c.moves[ply][m].suit
+        b = c.moves[ply][m].bit
         if b < minrel[s]:
             continue  # a tried card of this suit showed this one's rank is irrelevant
+        child_key = 0
+        if split and m > 0 and i <= n:
+            if node_key == 0:
+                node_key = split_node_key(c, target)
+            child_key = split_child_key(node_key, s, b)
+            if split_busy(c.sp, child_key):
+                deferred[nd] = m
+                nd += 1
+                total += 1
+                continue
+            split_mark(c.sp, child_key)
         wc = play(c, s, b, ply)
         r = search(c, target, ply + 1)
         wc |= c.w[ply + 1]
         unplay(c, s, b, ply)
+        if child_key:
+            split_unmark(c.sp, child_key)
+        if c.job != 0 and split_stopped(c.sp, c.job):
+            return 0  # another core answered: leave without storing anything
         if r == ns_turn:
-            if i > 0:
+            if m > 0:
                 cut_store(c, ckey, s, b)
             if k == 0:
                 c.w[ply] = close_and_store(c, wc, &shape, own, sh, r, need)
@@ -405,6 +478,13 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
         + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
     c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
     if c.tt == &c.own_tt:
+        if c.tt.evict and not tt_ld32(&c.tt.guests):
+            # full while shared, the guests gone: make room before a core
+            # joins again (tt_join waits on the lock)
+            tt_lock(&c.tt.lock)
+            if not c.tt.guests:
+                tt_fill(c.tt)
+            tt_unlock(&c.tt.lock)
         tt_root(c.tt)
     elif c.tt.evict:
         leave_if_evicted(c)
@@ -434,6 +514,8 @@ cdef class Core:
         self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
         self.c.probe_left = PROBE_LEFT
         self.c.tt = &self.c.own_tt
+        self.c.sp = &self.c.own_split
+        split_init(self.c.sp)
         if tt_init(self.c.tt, tt_bytes) != 0 or self.c.cut == NULL:
             tt_free(self.c.tt)
             free(self.c.cut)
@@ -522,6 +604,8 @@ cdef class Core:
             # all its slots now: a table is not grown while shared
             with nogil:
                 tt_grow(t, t.maxslots)
+        if not on:
+            t.want_share = 0
         t.shareable = on
 
     def bring_in_table(self, Core other not None):
@@ -544,19 +628,27 @@ cdef class Core:
         core may empty the table until this one unshares (clear and
         fill_up refuse).  While shared, the table takes no more bounds
         once full, and this core goes on in its own table, emptied (see
-        leave_if_evicted)."""
+        leave_if_evicted).  Returns True; False (and this core stays in
+        its own table) while that table, full, waits for its guests to
+        leave."""
         cdef TTable* t
+        cdef int joined
         self.unshare()
         if other is self:
-            return
+            return True
         t = &other.c.own_tt
         if not t.shareable:
             raise RuntimeError("share_from: that table is not shareable")
         with nogil:
-            tt_guests(t, 1)
-            memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
+            joined = tt_join(t)
+            if joined:
+                memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
+        if not joined:
+            return False
         self.c.tt = t
+        self.c.sp = &other.c.own_split
         self.host = other
+        return True
 
     def unshare(self):
         """Back to this core's own table.  True if it is as share_from
@@ -568,12 +660,56 @@ cdef class Core:
         if self.host is None:
             return None
         self.host = None
+        self.c.sp = &self.c.own_split
         if t == &self.c.own_tt:
             return False
         with nogil:
             tt_guests(t, -1)
         self.c.tt = &self.c.own_tt
         return True
+
+    @property
+    def guests(self):
+        """Cores searching in this core's own table now."""
+        return tt_ld32(&self.c.own_tt.guests)
+
+    @property
+    def job_done(self):
+        """The last job (search_job) finished in this core's own table."""
+        return split_ld32(&self.c.own_split.done)
+
+    def ask_shareable(self):
+        """Ask this core to make its own table shareable: at once if it
+        is not searching (the caller knows), else at the next trick its
+        search starts (see grant_share); watch ``shareable``.  For a
+        thread that wants to join the search this core runs."""
+        tt_st32(&self.c.own_tt.want_share, 1)
+
+    def search_job(self, int target, int job):
+        """can_take(target) as job number ``job`` (> 0, numbered upwards)
+        of the cores searching this table: cores that search one
+        position for one target at once, each with its own search (see
+        _split.pxd).  Returns 1 or 0, or -1 when another core finished the
+        job first (its answer is the answer: this search stopped without
+        storing what it saw), or -2 when this core, a guest, stopped
+        because the table filled up (unshare, and join again once the
+        host has made room: share_from returns False until then).  The position must be set, and a guest must
+        share the table before it sets it."""
+        cdef Ctx* c = self.c
+        cdef int r
+        if job <= 0:
+            raise ValueError("search_job: jobs are numbered from 1")
+        c.job = job
+        with nogil:
+            r = search(c, target, 0)
+        if c.job == -1:
+            c.job = 0
+            return -2
+        c.job = 0
+        if split_stopped(c.sp, job):
+            return -1
+        split_st32(&c.sp.done, job)
+        return r
 
     def set_position(self, hands, int trump, int leader, trick=()):
         """hands: four lists of (suit, power), N E S W, the cards still

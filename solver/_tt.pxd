@@ -231,6 +231,7 @@ cdef struct TTable:
     int32_t guests     # other search cores searching in this table now (Core.share_from)
     int32_t shareable  # stores take the lock: other cores may join (Core.shareable)
     int32_t evict      # set when the table fills up while shared: the guests leave (see tt_store_in)
+    int32_t want_share # a core asks the owner to make the table shareable mid-search (Core.ask_shareable)
     uint8_t pad1[64]
     uint64_t used      # slots in use (kept below half of nslots)
     int32_t pages_used # pages handed out
@@ -270,6 +271,7 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.guests = 0
     t.evict = 0
     t.shareable = 0
+    t.want_share = 0
     t.lock = 0
     t.populated = 0
     return 0
@@ -576,6 +578,18 @@ cdef inline void tt_guests(TTable* t, int32_t change) noexcept nogil:
     tt_lock(&t.lock)
     t.guests += change
     tt_unlock(&t.lock)
+
+
+cdef inline int tt_join(TTable* t) noexcept nogil:
+    """Count a core joining the table, unless the table has filled up
+    and waits for its guests to leave (see tt_store_in): 1 if joined."""
+    cdef int ok
+    tt_lock(&t.lock)
+    ok = t.evict == 0
+    if ok:
+        t.guests += 1
+    tt_unlock(&t.lock)
+    return ok
 
 
 cdef inline TTSlot* tt_refile(TTable* t, TTSlot* s) noexcept nogil:

@@ -6,9 +6,10 @@
 # ace, 13 the little joker and 14 the big joker (the jokers are members of
 # the trump suit in a trump contract).  At no-trump the jokers live in a
 # fifth pseudo-suit, JOKERS, which never wins a trick.
-from libc.stdint cimport int8_t, int16_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
 
 from _tt cimport TTable
+from _split cimport Split
 
 cdef enum:
     NSUITS = 5        # four suits and the suitless jokers of no-trump
@@ -62,3 +63,6 @@ cdef struct Ctx:
     uint16_t jokstep[4][5]      # what a card of seat x suit adds to jokkey (0 but for the jokers' suit)
     CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position
     int probe_left              # leads' tricks are probed with at least this many tricks left
+    int32_t job                 # the number of the search several cores share (0: a search of its own; _split.pxd)
+    Split* sp                   # the split searched: own_split, or the host's while sharing its table
+    Split own_split             # this core's split: its jobs' map of moves in progress and the last job done

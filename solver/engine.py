@@ -3,6 +3,7 @@ bit masks, call the core, and return plain data."""
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
@@ -148,15 +149,19 @@ class Solver:
         stores.  ``other``'s table must be shareable, and ``other`` must
         search in its own; it may be searching meanwhile.  Neither solver
         may then change trump or clear the table until this one calls
-        own_table (they raise RuntimeError)."""
+        own_table (they raise RuntimeError).  Returns False, and this
+        solver searches its own table, while ``other``'s table is full and
+        waits for its guests to leave."""
         self.own_table()
         if other is self:
-            return
+            return True
         if other._core.sharing:
             raise RuntimeError("share_table_of: that solver searches another's table")
+        if not self._core.share_from(other._core):
+            return False
         self._own_sig = self._sig
-        self._core.share_from(other._core)
         self._sig = other._sig
+        return True
 
     def own_table(self) -> None:
         """Back to this solver's own table: as share_table_of found it, or
@@ -350,11 +355,36 @@ class _Row:
 # 0.586 against 0.612 and 0.589.
 
 
-def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
+class _Job:
+    """One null-window search of a table being solved by several threads:
+    its owner publishes it, and a thread with nothing left of its own may
+    search it at once in the owner's table (Core.search_job)."""
+
+    def __init__(self, pos: Position, target: int, number: int):
+        self.pos, self.target, self.number = pos, target, number
+        self.result: Optional[int] = None
+        self.failed = False       # a joiner stopped without an answer (an error)
+
+
+# Why idle threads join the owners' searches, after the rows and the second
+# sides are all taken: one row often holds most of a table (the no-trump row
+# of bridge-solver's hard deal 4 took 14.4 s of its 17.0 s), and one
+# null-window search of it 4.9 s, so that splitting the table by rows and
+# sides left one thread working alone for seconds.  Whole process, three
+# alternating rounds, the 19 hard deals' tables over one second: two threads
+# took 0.55-0.79 of one thread's time before the joins.
+# (Measured figures for the joins: see the README's performance section.)
+
+
+def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dict] = None) -> dict:
+    """dd_table on several threads (see dd_table).  ``stats``, if given,
+    receives how many jobs were published, joined, and answered first by
+    a joiner (for tests)."""
+    import itertools
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    lock = threading.Lock()
+    cond = threading.Condition()
     # Longest rows first, so that the last row to start is a short one: the
     # no-trump rows are usually the longest (on bridge-solver's hard deals
     # they were the longest row of 6 deals in 11 timed, up to 90% of the
@@ -362,10 +392,14 @@ def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
     todo = [_Row(strain, ranking) for strain, ranking in
             sorted(rows, key=lambda row: row[0] != "NT")]
     started: list = []
+    jobs: dict = {}                # owner solver -> the _Job it searches now, or None
+    numbers = itertools.count(1)
+    owning = [len(solvers)]        # threads that may still publish jobs
+    counts = {"jobs": 0, "joined": 0, "answered": 0}
 
     def next_work():
         """A row to own, or the second side of a started row, or None."""
-        with lock:
+        with cond:
             if todo:
                 row = todo.pop(0)
                 started.append(row)
@@ -376,25 +410,127 @@ def _threaded_table(hands, rows, solvers, strains, rankings) -> dict:
                     return row, list(LEADER_ORDER[2:])
             return None
 
-    def work(solver: Solver) -> None:
-        while True:
-            job = next_work()
-            if job is None:
-                return
-            row, leaders = job
-            guess = -1
-            while True:
-                if leaders is None:
-                    leader = row.take(lock)
-                else:
-                    leader = leaders.pop(0) if leaders else -1
-                if leader < 0:
-                    break
-                guess = solver.ns_value(Position.make(hands, row.trump, row.ranking, leader), guess)
-                row.values[leader] = guess
+    def exact(solver: Solver, pos: Position, guess: int) -> int:
+        """solver.ns_value(pos, guess), each null-window search published
+        as a job that idle threads may join."""
+        core = solver._core
+        trump = pos.trump
+        with cond:
+            # a new trump empties the table: not while a joiner is in it
+            while solver._sig != trump and core.guests:
+                cond.wait()
+        solver._load(pos)
+        lo, hi = 0, pos.tricks_left
+        if guess < 0:
+            guess = (hi + 1) // 2
+        while lo < hi:
+            t = min(max(guess, lo + 1), hi)
+            job = _Job(pos, t, next(numbers))
+            with cond:
+                counts["jobs"] += 1
+                jobs[solver] = job
+                cond.notify_all()
+            r = core.search_job(t, job.number)
+            with cond:
+                jobs[solver] = None
+                if r < 0:
+                    while job.result is None and not job.failed:
+                        cond.wait()
+                    r = job.result
+                elif job.result is None:
+                    job.result = r
+            if r is None:
+                r = core.can_take(t)
+            if r:
+                lo, guess = t, t + 1
+            else:
+                hi, guess = t - 1, t - 1
+        return lo
 
-    with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
-        list(pool.map(work, solvers))
+    def prepare_joins(me: Solver) -> None:
+        """Have the other owners' tables made shareable ahead of a join:
+        their slots brought into memory by this thread (see
+        Solver.bring_in_table), then the owner's search asked to grow the
+        table to all of them (see Core.ask_shareable)."""
+        with cond:
+            others = [o for o in jobs if o is not me and not o.shareable]
+        for other in others:
+            me.bring_in_table(other)
+            other._core.ask_shareable()
+
+    def join(solver: Solver) -> None:
+        """Search the owners' jobs alongside them until no thread owns work."""
+        prepare_joins(solver)
+        while True:
+            with cond:
+                while True:
+                    found = next(((o, j) for o, j in jobs.items()
+                                  if j is not None and j.result is None), None)
+                    if found is not None or owning[0] == 0:
+                        break
+                    cond.wait()
+                if found is None:
+                    return
+                owner, job = found
+                if owner._core.shareable:
+                    joined = solver.share_table_of(owner)
+                    counts["joined"] += joined
+                else:
+                    owner._core.ask_shareable()
+                    joined = False
+            if not joined:
+                # the owner's search makes its table shareable at its next
+                # trick, or room in it once this thread has left
+                time.sleep(0.0002)
+                continue
+            r = None
+            try:
+                solver._load(job.pos)
+                r = solver._core.search_job(job.target, job.number)
+            finally:
+                solver.own_table()
+                with cond:
+                    if r is None:
+                        job.failed = True      # the owner searches it again
+                    elif r >= 0 and job.result is None:
+                        job.result = r
+                        counts["answered"] += 1
+                    cond.notify_all()
+
+    def work(solver: Solver) -> None:
+        try:
+            while True:
+                job = next_work()
+                if job is None:
+                    break
+                row, leaders = job
+                if leaders is not None:
+                    prepare_joins(solver)      # the last rows are started
+                guess = -1
+                while True:
+                    if leaders is None:
+                        leader = row.take(cond)
+                    else:
+                        leader = leaders.pop(0) if leaders else -1
+                    if leader < 0:
+                        break
+                    guess = exact(solver, Position.make(hands, row.trump, row.ranking, leader), guess)
+                    row.values[leader] = guess
+        finally:
+            with cond:
+                owning[0] -= 1
+                cond.notify_all()
+        join(solver)
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
+            list(pool.map(work, solvers))
+    finally:
+        for solver in solvers:
+            if solver.shareable and not solver._core.guests:
+                solver.shareable = False
+        if stats is not None:
+            stats.update(counts)
     done = {(r.strain, r.ranking): r.values for r in started}
     return {strain: {ranking: dict(zip(SEATS, done[strain, ranking])) for ranking in rankings}
             for strain in strains}

@@ -1,0 +1,81 @@
+# Several cores on one null-window search (Core.join): the cores search
+# the same position for the same target at once, in one table, and the
+# first to finish answers for all.
+#
+# What keeps them from doing the same work twice is a small shared map of
+# the moves being searched now (after the "simplified ABDADA" scheme of
+# parallel alpha-beta): at a node with enough tricks left, a core searches
+# the first move as it would alone, but a later move whose position another
+# core is searching just now is put off to the end of the list.  By the
+# time the core comes back to it, the other core has usually finished it
+# and its bounds are in the table, so it costs a few probes.  A wrong
+# answer of the map (two positions on one entry, or a race between a mark
+# and a look) only changes which core searches what, never a result: every
+# move is still searched by the core that put it off.
+#
+# The search each core runs is numbered (a job); a core that finishes its
+# job first writes the number to `done`, and the other cores, which look at
+# it after every move they search, return at once without storing what
+# their unfinished search saw.
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+
+cdef extern from *:
+    """
+    /* The split's shared fields: relaxed for the map of moves in progress
+       (a stale read only changes the order of work), acquire/release for
+       the number of the job done. */
+    static inline uint64_t split_ld64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void split_st64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline int32_t split_ld32(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void split_st32(int32_t* p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    """
+    uint64_t split_ld64(const uint64_t* p) nogil
+    void split_st64(uint64_t* p, uint64_t v) nogil
+    int32_t split_ld32(const int32_t* p) nogil
+    void split_st32(int32_t* p, int32_t v) nogil
+
+cdef enum:
+    # Entries of the map of moves in progress: each core marks at most one
+    # move per node of its current path that has SPLIT_LEFT tricks left
+    # or more, a few dozen at a time.
+    SPLIT_SLOTS = 1024
+    # Moves are put off only at nodes with at least this many tricks left
+    # (the current one included): nearer the end a subtree costs less than
+    # marking it.
+    SPLIT_LEFT = 10
+
+
+cdef struct Split:
+    uint8_t pad0[64]
+    int32_t done                  # the last job a core finished (0: none)
+    uint8_t pad1[60]
+    uint64_t busy[SPLIT_SLOTS]    # positions being searched now, by key (0: free)
+
+
+cdef inline void split_init(Split* sp) noexcept nogil:
+    cdef int i
+    sp.done = 0
+    for i in range(SPLIT_SLOTS):
+        sp.busy[i] = 0
+
+
+cdef inline int split_busy(Split* sp, uint64_t key) noexcept nogil:
+    """Is the position with this key (never 0) being searched now?"""
+    return split_ld64(&sp.busy[key & (SPLIT_SLOTS - 1)]) == key
+
+
+cdef inline void split_mark(Split* sp, uint64_t key) noexcept nogil:
+    split_st64(&sp.busy[key & (SPLIT_SLOTS - 1)], key)
+
+
+cdef inline void split_unmark(Split* sp, uint64_t key) noexcept nogil:
+    cdef uint64_t* e = &sp.busy[key & (SPLIT_SLOTS - 1)]
+    if split_ld64(e) == key:
+        split_st64(e, 0)
+
+
+cdef inline int split_stopped(Split* sp, int32_t job) noexcept nogil:
+    """Has another core finished job `job` (0: a search of its own, never
+    stopped)?  Jobs are numbered upwards, so a later job done stops an
+    earlier one too."""
+    return job != 0 and split_ld32(&sp.done) - job >= 0

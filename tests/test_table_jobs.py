@@ -1,0 +1,132 @@
+"""Several cores on one null-window search (Core.search_job, _split.pxd):
+the first core to finish answers for all, the others stop without storing
+what they saw, and the answer is the one a core alone gives.  dd_table on
+two threads lets a thread with nothing left join the other's searches.
+
+Answers are checked against solvers of their own (whose searches the
+reference and DDS tests check)."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from whist_solve import Solver, dd_table
+from whist_solve.cards import Position
+from whist_solve.engine import _threaded_table
+
+from support.strategies import random_deal
+
+
+def _answer(hands, trump, leader, target):
+    fresh = Solver(16)
+    return fresh.can_take(Position.make(hands, trump, "up", leader), "NS", target)
+
+
+def _join(guest: Solver, host: Solver, pos: Position, target: int, job: int) -> int:
+    """The guest's part of a job, joining again whenever the shared table
+    filled up under it (-2) until it answers or the job is done."""
+    while True:
+        while not guest.share_table_of(host):
+            if host._core.job_done >= job:
+                return -1
+        guest._load(pos)
+        r = guest._core.search_job(target, job)
+        guest.own_table()
+        if r != -2:
+            return r
+
+
+@pytest.mark.parametrize("seed,trump,mb", [(4200, None, 16), (4201, "S", 16),
+                                          (4202, "H", 0.25), (4203, None, 0.25)])
+def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb):
+    # a quarter of a megabyte fills up during the search: the guest then
+    # stops (-2) and joins again once the host has made room
+    hands = random_deal(seed)
+    host, guest = Solver(mb), Solver(mb)
+    host.shareable = True
+    pos = Position.make(hands, trump, "up", 1)
+    value = Solver(16).ns_value(pos)
+    for job, target in enumerate((value, value + 1, value - 1), start=1):
+        if not 0 < target <= 13:
+            continue
+        host._load(pos)
+        got = {}
+
+        def run_guest():
+            got["guest"] = _join(guest, host, pos, target, job)
+
+        t = threading.Thread(target=run_guest)
+        t.start()
+        got["host"] = host._core.search_job(target, job)
+        t.join()
+        answers = [r for r in got.values() if r >= 0]
+        assert answers                                   # someone answered
+        assert set(answers) == {int(_answer(hands, trump, 1, target))}
+        assert host._core.guests == 0
+
+
+def test_a_finished_job_stops_later_searches_of_it_and_of_older_jobs():
+    hands = random_deal(4204)
+    host, guest = Solver(16), Solver(16)
+    host.shareable = True
+    pos = Position.make(hands, "D", "up", 0)
+    host._load(pos)
+    r = host._core.search_job(7, 5)
+    assert r == int(_answer(hands, "D", 0, 7))
+    assert guest.share_table_of(host)
+    guest._load(pos)
+    n0 = guest.nodes
+    assert guest._core.search_job(7, 5) == -1           # done: stops at once
+    assert guest._core.search_job(6, 4) == -1           # older: stops too
+    assert guest.nodes - n0 < 50
+    assert guest._core.search_job(6, 6) == int(_answer(hands, "D", 0, 6))
+    guest.own_table()
+    with pytest.raises(ValueError):
+        host._core.search_job(7, 0)
+
+
+def test_a_full_shared_table_takes_no_new_guest_until_it_has_made_room():
+    hands = random_deal(4205)
+    host, guest, late = Solver(0.25), Solver(0.25), Solver(0.25)
+    host.shareable = True
+    host.core_for(None)
+    assert guest.share_table_of(host)
+    # the guest's searches fill the host's table; it is kept, and the
+    # guest goes on in its own (see test_table_sharing)
+    for h in range(4):
+        guest.ns_value(Position.make(hands, None, "up", h))
+    assert not late.share_table_of(host)                 # full: refused
+    assert not late._core.sharing
+    guest.own_table()
+    host.ns_value(Position.make(hands, None, "up", 0))   # no guest left: it makes room
+    assert late.share_table_of(host)
+    late.own_table()
+
+
+def test_a_table_asked_for_becomes_shareable_at_the_next_search():
+    hands = random_deal(4206)
+    solver = Solver(16)
+    assert not solver.shareable
+    solver._core.ask_shareable()
+    assert not solver.shareable                          # not before it searches
+    solver.ns_value(Position.make(hands, "C", "up", 2))
+    assert solver.shareable
+    solver.shareable = False
+    solver._core.ask_shareable()
+    solver.shareable = False                             # turning it off drops the request
+    solver.ns_value(Position.make(hands, "C", "up", 3))
+    assert not solver.shareable
+
+
+@pytest.mark.parametrize("seed", [4207, 4208])
+def test_one_row_on_two_threads_with_joins_equals_one_thread(seed):
+    # one row: the second thread takes the second side, and whichever
+    # finishes first joins the other's searches
+    hands = random_deal(seed)
+    stats: dict = {}
+    solvers = [Solver(16), Solver(16)]
+    two = _threaded_table(hands, [("NT", "up")], solvers, ("NT",), ("up",), stats)
+    assert two == dd_table(hands, strains=("NT",))
+    assert stats["jobs"] >= 4
+    assert not any(s.shareable for s in solvers)         # left as they were
