@@ -394,13 +394,14 @@ cdef inline int guarded_trump(Ctx* c, int h, int on_lead, uint64_t* w) noexcept 
     return 0
 
 
-cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept nogil:
+cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w, int enough) noexcept nogil:
     """At no-trump, with h's side on lead: if the top card of suit s is an
     opponent's, the tricks the opponents surely take when suit s is led:
     that trick, then the top cards the winner cashes; 0 if h's side holds
-    the top card.  w receives the cards whose ranks this uses."""
+    the top card.  w receives the cards whose ranks `enough` of those
+    tricks use (fewest_cards: only the cashed tricks the caller needs)."""
     cdef uint32_t pres = present(c, s)
-    cdef int top, winner, tricks
+    cdef int top, winner, tricks, want
     cdef uint64_t w_cash
     # (what cash reports besides, unused here)
     cdef uint32_t entries
@@ -421,7 +422,10 @@ cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w) noexcept 
     tricks = cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
     c.hand[winner][s] |= 1u << top
     c.pres[s] |= 1u << top
-    w[0] = w_cash | ((<uint64_t> 1) << (16 * s + top))
+    want = enough - 1
+    w[0] = (<uint64_t> 1) << (16 * s + top)
+    if want > 0:
+        w[0] |= fewest_cards(suit_tricks, suit_ranked, &want)
     tricks += 1
     if tricks > c.st.left:
         tricks = c.st.left
@@ -473,7 +477,7 @@ cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept no
     for s in range(4):
         if not c.hand[h][s]:
             continue
-        tricks = win_and_cash(c, s, h, p, &w_lead)
+        tricks = win_and_cash(c, s, h, p, &w_lead, enough)
         if tricks < least:
             least = tricks
         if least == 0 or least < enough:
@@ -487,7 +491,7 @@ cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept no
         joker_lead = 0
         for s in range(4):
             if c.hand[lho][s]:
-                tricks = win_and_cash(c, s, h, p, &w_lead)
+                tricks = win_and_cash(c, s, h, p, &w_lead, enough)
                 if tricks > joker_lead:
                     joker_lead = tricks
                     w_joker = w_lead
@@ -557,7 +561,7 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
     cdef int h = (st.leader + 1) & 3, third = (st.leader + 2) & 3, p = (st.leader + 3) & 3
     cdef int ns_turn = (h & 1) == 0
     cdef uint32_t ours, third_cards
-    cdef int top, winner, tricks, need
+    cdef int top, winner, tricks, need, want
     cdef uint64_t w_cash
     # (what cash reports besides, unused here)
     cdef uint64_t must
@@ -592,7 +596,8 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
             if tricks < need:
                 w[0] = 0
                 return -1
-            w[0] |= w_cash
+            want = need - 1
+            w[0] |= fewest_cards(suit_tricks, suit_ranked, &want)
     elif not (trump >= 0 and led != trump and ((not c.hand[h][led] and c.hand[h][trump])
                                                or (not c.hand[p][led] and c.hand[p][trump]))):
         return -1
