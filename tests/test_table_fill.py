@@ -81,8 +81,15 @@ def test_a_search_bigger_than_the_table_keeps_its_deepest_bounds():
     # question of the value's search
     assert core.nodes - n0 <= 13
 
-    # Nothing stored since the last root: a fill forgets everything.
+    # Nothing stored since the last root, but few roots since the last
+    # fill (a table's four leaders): the deepest bounds are kept again.
     _load(core, hands)
+    core.fill_up()
+    assert core.tt_usage[0] > 0
+    # Many roots since the last fill (many small searches: a simulation)
+    # and nothing stored since the last one: a fill forgets everything.
+    for _ in range(16):
+        _load(core, hands)
     core.fill_up()
     assert core.tt_usage[0] == 0 and core.tt_usage[2] == 0
     n0 = core.nodes
