@@ -240,7 +240,7 @@ cdef struct TTable:
     uint64_t stores    # bounds stored since the table was made
     uint64_t root_stores  # stores when the current root was set (tt_root)
     uint64_t roots     # roots set since the table was made (tt_root)
-    uint64_t fill_roots  # roots at the last fill
+    uint64_t fill_roots  # roots at the last fill or emptying
     int32_t lock       # held by a store while the table has guests
     int32_t populated  # pages known to be in memory (see tt_store)
     uint8_t pad2[64]
@@ -291,6 +291,7 @@ cdef inline void tt_empty(TTable* t) noexcept nogil:
     """Forget everything: move to a new generation (slots of older ones
     count as empty), wiping the slots only when the counter wraps."""
     t.evict = 0
+    t.fill_roots = t.roots
     t.gen += 1
     if t.gen == 0:
         memset(t.slots, 0, t.nslots * sizeof(TTSlot))
