@@ -372,8 +372,8 @@ class _Job:
 # null-window search of it 4.9 s, so that splitting the table by rows and
 # sides left one thread working alone for seconds.  Whole process, three
 # alternating rounds, the 19 hard deals' tables over one second: two threads
-# took 0.55-0.79 of one thread's time before the joins.
-# (Measured figures for the joins: see the README's performance section.)
+# took 0.55-0.79 of one thread's time before the joins, 0.57-0.65 with
+# them (the same day; the table in the README's performance section).
 
 
 def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dict] = None) -> dict:
