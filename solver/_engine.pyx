@@ -44,7 +44,7 @@ from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_guests, tt_join, tt_lock, tt_unlock, tt_ld32, tt_st32
-from _split cimport Split, SPLIT_LEFT, split_init, split_busy, split_mark, split_unmark, split_stopped, split_ld32, split_st32
+from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_ld32, split_st32
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -128,13 +128,13 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     _tt.pxd's tt_store_in) goes on in its own table, emptied, unless
     other cores search that one: the stored bounds are only a speed-up,
     and the host can then make room in its table.  A core on a job
-    (_split.pxd) instead stops it (job -1: Core.search_job reports it),
-    for its caller to join again once the host has made room."""
+    (_split.pxd) instead stops it (job_evicted: Core.search_job reports
+    it), for its caller to join again once the host has made room."""
     cdef TTable* t = c.tt
     if t == &c.own_tt or not t.evict or c.own_tt.guests:
         return
     if c.job != 0:
-        c.job = -1
+        c.job_evicted = 1
         return
     tt_guests(t, -1)
     tt_empty(&c.own_tt)
@@ -388,8 +388,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         unplay(c, s, b, ply)
         if child_key:
             split_unmark(c.sp, child_key)
-        if c.job != 0 and split_stopped(c.sp, c.job):
-            return 0  # another core answered: leave without storing anything
+        if c.job != 0 and (c.job_evicted or split_stopped(c.sp, c.job)):
+            return 0  # another core answered (or the table is full): leave without storing anything
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
@@ -673,6 +673,12 @@ cdef class Core:
         """Cores searching in this core's own table now."""
         return tt_ld32(&self.c.own_tt.guests)
 
+    def next_job(self):
+        """A number for a new job of this core (search_job), after every
+        one it has handed out: a core that finds a job number done stops,
+        so the numbers of one table never repeat."""
+        return split_next_job(&self.c.own_split)
+
     @property
     def job_done(self):
         """The last job (search_job) finished in this core's own table."""
@@ -686,8 +692,8 @@ cdef class Core:
         tt_st32(&self.c.own_tt.want_share, 1)
 
     def search_job(self, int target, int job):
-        """can_take(target) as job number ``job`` (> 0, numbered upwards)
-        of the cores searching this table: cores that search one
+        """can_take(target) as job number ``job`` (from the table owner's
+        next_job) of the cores searching this table: cores that search one
         position for one target at once, each with its own search (see
         _split.pxd).  Returns 1 or 0, or -1 when another core finished the
         job first (its answer is the answer: this search stopped without
@@ -697,15 +703,16 @@ cdef class Core:
         share the table before it sets it."""
         cdef Ctx* c = self.c
         cdef int r
-        if job <= 0:
-            raise ValueError("search_job: jobs are numbered from 1")
+        if job == 0:
+            raise ValueError("search_job: job 0 is no job")
         c.job = job
+        c.job_evicted = 0
         with nogil:
             r = search(c, target, 0)
-        if c.job == -1:
-            c.job = 0
-            return -2
         c.job = 0
+        if c.job_evicted:
+            c.job_evicted = 0
+            return -2
         if split_stopped(c.sp, job):
             return -1
         split_st32(&c.sp.done, job)

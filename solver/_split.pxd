@@ -17,7 +17,7 @@
 # job first writes the number to `done`, and the other cores, which look at
 # it after every move they search, return at once without storing what
 # their unfinished search saw.
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:
     """
@@ -53,12 +53,14 @@ cdef struct Split:
     uint8_t pad0[64]
     int32_t done                  # the last job a core finished (0: none)
     uint8_t pad1[60]
+    int32_t issued                # the last job number the owner handed out (split_next_job)
     uint64_t busy[SPLIT_SLOTS]    # positions being searched now, by key (0: free)
 
 
 cdef inline void split_init(Split* sp) noexcept nogil:
     cdef int i
     sp.done = 0
+    sp.issued = 0
     for i in range(SPLIT_SLOTS):
         sp.busy[i] = 0
 
@@ -78,8 +80,20 @@ cdef inline void split_unmark(Split* sp, uint64_t key) noexcept nogil:
         split_st64(e, 0)
 
 
+cdef inline int32_t split_next_job(Split* sp) noexcept nogil:
+    """A new job number for the owner of the split, after every number it
+    has handed out (never 0; after 2**32 jobs the numbers wrap, and the
+    comparisons of split_stopped still hold)."""
+    cdef uint32_t n = (<uint32_t> sp.issued) + 1
+    if n == 0:
+        n = 1
+    sp.issued = <int32_t> n
+    return <int32_t> n
+
+
 cdef inline int split_stopped(Split* sp, int32_t job) noexcept nogil:
     """Has another core finished job `job` (0: a search of its own, never
-    stopped)?  Jobs are numbered upwards, so a later job done stops an
-    earlier one too."""
-    return job != 0 and split_ld32(&sp.done) - job >= 0
+    stopped)?  Jobs are numbered upwards (split_next_job), so a later job
+    done stops an earlier one too (compared as serial numbers: within
+    2**31 of each other)."""
+    return job != 0 and <int32_t> ((<uint32_t> split_ld32(&sp.done)) - <uint32_t> job) >= 0

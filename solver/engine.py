@@ -364,6 +364,7 @@ class _Job:
         self.pos, self.target, self.number = pos, target, number
         self.result: Optional[int] = None
         self.failed = False       # a joiner stopped without an answer (an error)
+        self.searchers = 0        # joiners searching it now
 
 
 # Why idle threads join the owners' searches, after the rows and the second
@@ -380,7 +381,6 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
     """dd_table on several threads (see dd_table).  ``stats``, if given,
     receives how many jobs were published, joined, and answered first by
     a joiner (for tests)."""
-    import itertools
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -393,7 +393,6 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
             sorted(rows, key=lambda row: row[0] != "NT")]
     started: list = []
     jobs: dict = {}                # owner solver -> the _Job it searches now, or None
-    numbers = itertools.count(1)
     owning = [len(solvers)]        # threads that may still publish jobs
     counts = {"jobs": 0, "joined": 0, "answered": 0}
 
@@ -425,7 +424,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
             guess = (hi + 1) // 2
         while lo < hi:
             t = min(max(guess, lo + 1), hi)
-            job = _Job(pos, t, next(numbers))
+            job = _Job(pos, t, core.next_job())
             with cond:
                 counts["jobs"] += 1
                 jobs[solver] = job
@@ -434,7 +433,9 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
             with cond:
                 jobs[solver] = None
                 if r < 0:
-                    while job.result is None and not job.failed:
+                    # a joiner finished first: its answer comes with its
+                    # leaving (if none comes, the owner searches again)
+                    while job.result is None and not job.failed and job.searchers:
                         cond.wait()
                     r = job.result
                 elif job.result is None:
@@ -475,6 +476,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                 if owner._core.shareable:
                     joined = solver.share_table_of(owner)
                     counts["joined"] += joined
+                    job.searchers += joined
                 else:
                     owner._core.ask_shareable()
                     joined = False
@@ -490,6 +492,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
             finally:
                 solver.own_table()
                 with cond:
+                    job.searchers -= 1
                     if r is None:
                         job.failed = True      # the owner searches it again
                     elif r >= 0 and job.result is None:

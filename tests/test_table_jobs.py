@@ -130,3 +130,27 @@ def test_one_row_on_two_threads_with_joins_equals_one_thread(seed):
     assert two == dd_table(hands, strains=("NT",))
     assert stats["jobs"] >= 4
     assert not any(s.shareable for s in solvers)         # left as they were
+
+
+def test_a_solver_reused_for_threaded_tables_never_repeats_a_job_number():
+    # A core that finds its job number already done stops and waits for
+    # another's answer: a solver reused for a second table (numbers
+    # starting afresh) used to wait for ever.  Run in a thread, so that a
+    # hang fails the test instead of stopping the suite.
+    hands, other = random_deal(4209), random_deal(4210)
+    solver = Solver(16)
+    out = {}
+
+    def run():
+        # two rows: each thread owns one, so both solvers number jobs
+        out["first"] = dd_table(hands, strains=("NT", "S"), solver=solver, threads=2)
+        out["done"] = solver._core.job_done
+        out["second"] = dd_table(other, strains=("NT", "S"), solver=solver, threads=2)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=300)
+    assert not t.is_alive(), "a threaded table never finished"
+    assert out["first"] == dd_table(hands, strains=("NT", "S"))
+    assert out["second"] == dd_table(other, strains=("NT", "S"))
+    assert 0 < out["done"] < solver._core.job_done < solver._core.next_job()
