@@ -679,6 +679,11 @@ cdef class Core:
         so the numbers of one table never repeat."""
         return split_next_job(&self.c.own_split)
 
+    def stop_jobs(self):
+        """Count every job this core has handed out as done: its search
+        and the guests' on them stop at once (for an interrupt)."""
+        split_st32(&self.c.own_split.done, self.c.own_split.issued)
+
     @property
     def job_done(self):
         """The last job (search_job) finished in this core's own table."""

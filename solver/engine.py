@@ -355,6 +355,11 @@ class _Row:
 # 0.586 against 0.612 and 0.589.
 
 
+class _Stopped(Exception):
+    """A threaded table is being abandoned (an interrupt in the thread
+    that waits for it): its threads leave."""
+
+
 class _Job:
     """One null-window search of a table being solved by several threads:
     its owner publishes it, and a thread with nothing left of its own may
@@ -394,6 +399,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
     started: list = []
     jobs: dict = {}                # owner solver -> the _Job it searches now, or None
     owning = [len(solvers)]        # threads that may still publish jobs
+    stopping = [False]             # an interrupt: every thread stops its search and leaves
     counts = {"jobs": 0, "joined": 0, "answered": 0}
 
     def next_work():
@@ -426,12 +432,16 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
             t = min(max(guess, lo + 1), hi)
             job = _Job(pos, t, core.next_job())
             with cond:
+                if stopping[0]:
+                    raise _Stopped()
                 counts["jobs"] += 1
                 jobs[solver] = job
                 cond.notify_all()
             r = core.search_job(t, job.number)
             with cond:
                 jobs[solver] = None
+                if stopping[0]:
+                    raise _Stopped()
                 if r < 0:
                     # a joiner finished first: its answer comes with its
                     # leaving (if none comes, the owner searches again)
@@ -467,10 +477,10 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                 while True:
                     found = next(((o, j) for o, j in jobs.items()
                                   if j is not None and j.result is None), None)
-                    if found is not None or owning[0] == 0:
+                    if found is not None or owning[0] == 0 or stopping[0]:
                         break
                     cond.wait()
-                if found is None:
+                if found is None or stopping[0]:
                     return
                 owner, job = found
                 if owner._core.shareable:
@@ -527,7 +537,17 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
 
     try:
         with ThreadPoolExecutor(max_workers=len(solvers)) as pool:
-            list(pool.map(work, solvers))
+            try:
+                list(pool.map(work, solvers))
+            except BaseException:
+                # an interrupt (or an error): every search is a job, so
+                # all of them stop now, and the pool's threads end soon
+                with cond:
+                    stopping[0] = True
+                    for solver in solvers:
+                        solver._core.stop_jobs()
+                    cond.notify_all()
+                raise
     finally:
         for solver in solvers:
             if solver.shareable and not solver._core.guests:

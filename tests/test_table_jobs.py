@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from whist_solve import Solver, dd_table
+from whist_solve.board import _parse_deal
 from whist_solve.cards import Position
 from whist_solve.engine import _threaded_table
 
@@ -154,3 +155,23 @@ def test_a_solver_reused_for_threaded_tables_never_repeats_a_job_number():
     assert out["first"] == dd_table(hands, strains=("NT", "S"))
     assert out["second"] == dd_table(other, strains=("NT", "S"))
     assert 0 < out["done"] < solver._core.job_done < solver._core.next_job()
+
+
+def test_stopping_a_cores_jobs_stops_its_search_at_once():
+    # what an interrupt of a threaded table does: every search there is a
+    # job, so counting the jobs done ends them (the four-void deal's
+    # no-trump search takes seconds)
+    hands = _parse_deal("N:.Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962", [])
+    solver = Solver(16)
+    solver._load(Position.make(hands, None, "up", 1))
+    core = solver._core
+    job = core.next_job()
+    got = {}
+    t = threading.Thread(target=lambda: got.update(r=core.search_job(6, job)), daemon=True)
+    t.start()
+    t.join(timeout=0.3)
+    assert t.is_alive()                                   # still searching
+    core.stop_jobs()
+    t.join(timeout=10)
+    assert not t.is_alive() and got["r"] == -1
+    assert core.job_done == job
