@@ -690,10 +690,10 @@ cdef class Core:
         return split_ld32(&self.c.own_split.done)
 
     def ask_shareable(self):
-        """Ask this core to make its own table shareable: at once if it
-        is not searching (the caller knows), else at the next trick its
-        search starts (see grant_share); watch ``shareable``.  For a
-        thread that wants to join the search this core runs."""
+        """Ask this core to make its own table shareable at the next
+        trick one of its searches starts (see grant_share), the one it
+        runs now or the next; watch ``shareable``.  For a thread that wants
+        to join the searches this core runs."""
         tt_st32(&self.c.own_tt.want_share, 1)
 
     def search_job(self, int target, int job):
@@ -704,8 +704,9 @@ cdef class Core:
         job first (its answer is the answer: this search stopped without
         storing what it saw), or -2 when this core, a guest, stopped
         because the table filled up (unshare, and join again once the
-        host has made room: share_from returns False until then).  The position must be set, and a guest must
-        share the table before it sets it."""
+        host has made room: share_from returns False until then).  The
+        position must be set, and a guest must share the table before it
+        sets it."""
         cdef Ctx* c = self.c
         cdef int r
         if job == 0:

@@ -550,8 +550,8 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                 raise
     finally:
         for solver in solvers:
-            if solver.shareable and not solver._core.guests:
-                solver.shareable = False
+            if not solver._core.guests:
+                solver.shareable = False      # (and a request to make it so is dropped)
         if stats is not None:
             stats.update(counts)
     done = {(r.strain, r.ranking): r.values for r in started}
