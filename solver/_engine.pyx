@@ -43,8 +43,8 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_guests, tt_join, tt_lock, tt_unlock, tt_ld32, tt_st32
-from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_ld32, split_st32
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
+from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -136,7 +136,7 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     if c.job != 0:
         c.job_evicted = 1
         return
-    tt_guests(t, -1)
+    tt_leave(t)
     tt_empty(&c.own_tt)
     c.tt = &c.own_tt
 
@@ -664,7 +664,7 @@ cdef class Core:
         if t == &self.c.own_tt:
             return False
         with nogil:
-            tt_guests(t, -1)
+            tt_leave(t)
         self.c.tt = &self.c.own_tt
         return True
 
@@ -682,12 +682,12 @@ cdef class Core:
     def stop_jobs(self):
         """Count every job this core has handed out as done: its search
         and the guests' on them stop at once (for an interrupt)."""
-        split_st32(&self.c.own_split.done, self.c.own_split.issued)
+        tt_st32(&self.c.own_split.done, self.c.own_split.issued)
 
     @property
     def job_done(self):
         """The last job (search_job) finished in this core's own table."""
-        return split_ld32(&self.c.own_split.done)
+        return tt_ld32(&self.c.own_split.done)
 
     def ask_shareable(self):
         """Ask this core to make its own table shareable at the next
@@ -721,7 +721,7 @@ cdef class Core:
             return -2
         if split_stopped(c.sp, job):
             return -1
-        split_st32(&c.sp.done, job)
+        tt_st32(&c.sp.done, job)
         return r
 
     def set_position(self, hands, int trump, int leader, trick=()):

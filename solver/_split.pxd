@@ -1,4 +1,4 @@
-# Several cores on one null-window search (Core.join): the cores search
+# Several cores on one null-window search (Core.search_job): the cores search
 # the same position for the same target at once, in one table, and the
 # first to finish answers for all.
 #
@@ -19,20 +19,18 @@
 # their unfinished search saw.
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
+from _tt cimport tt_ld32
+
 cdef extern from *:
     """
-    /* The split's shared fields: relaxed for the map of moves in progress
-       (a stale read only changes the order of work), acquire/release for
-       the number of the job done. */
+    /* The map of moves in progress is read and written relaxed (a stale
+       read only changes the order of work); the number of the job done,
+       acquire/release (_tt.pxd's tt_ld32, tt_st32). */
     static inline uint64_t split_ld64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void split_st64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    static inline int32_t split_ld32(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline void split_st32(int32_t* p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     """
     uint64_t split_ld64(const uint64_t* p) nogil
     void split_st64(uint64_t* p, uint64_t v) nogil
-    int32_t split_ld32(const int32_t* p) nogil
-    void split_st32(int32_t* p, int32_t v) nogil
 
 cdef enum:
     # Entries of the map of moves in progress: each core marks at most one
@@ -96,4 +94,4 @@ cdef inline int split_stopped(Split* sp, int32_t job) noexcept nogil:
     stopped)?  Jobs are numbered upwards (split_next_job), so a later job
     done stops an earlier one too (compared as serial numbers: within
     2**31 of each other)."""
-    return job != 0 and <int32_t> ((<uint32_t> split_ld32(&sp.done)) - <uint32_t> job) >= 0
+    return job != 0 and <int32_t> ((<uint32_t> tt_ld32(&sp.done)) - <uint32_t> job) >= 0

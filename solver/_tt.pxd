@@ -578,10 +578,10 @@ cdef inline void tt_root(TTable* t) noexcept nogil:
     t.roots += 1
 
 
-cdef inline void tt_guests(TTable* t, int32_t change) noexcept nogil:
-    """Count a core joining (+1) or leaving (-1) the table."""
+cdef inline void tt_leave(TTable* t) noexcept nogil:
+    """Count a core leaving the table (one that tt_join let in)."""
     tt_lock(&t.lock)
-    t.guests += change
+    t.guests -= 1
     tt_unlock(&t.lock)
 
 
@@ -652,9 +652,10 @@ cdef inline void tt_fill(TTable* t) noexcept nogil:
     forgot its first leader's bounds too: the four-void deal's no-trump
     row 117.7M nodes in 64 MB against 102.7M with it, the two-suited
     deal's 146.3M against 136.0M; the exchanges and simulations, with
-    thousands of roots between fills, unchanged.)  Else (one search bigger than the table) keep the lists of
-    the shapes with the most tricks left, as many as fit in half the pages
-    and a quarter of the slots, and forget the rest.  The kept pages are
+    thousands of roots between fills, unchanged.)  Else (one search
+    bigger than the table) keep the lists of the shapes with the most
+    tricks left, as many as fit in half the pages and a quarter of the
+    slots, and forget the rest.  The kept pages are
     moved to the front of the pool in their order, the kept slots rehashed
     into a new generation.  (Forgetting everything every time, the
     symmetric four-void deal's table searched 303.5M nodes in a 64 MB

@@ -141,7 +141,7 @@ class Solver:
         Core.bring_in_table)."""
         self._core.bring_in_table((other or self)._core)
 
-    def share_table_of(self, other: "Solver") -> None:
+    def share_table_of(self, other: "Solver") -> bool:
         """Search in ``other``'s own table from now on, side by side with it,
         until :meth:`own_table`: a thread that takes over part of another's
         work on one deal and trump (the keeps of an exchange) finds what
