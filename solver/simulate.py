@@ -37,7 +37,7 @@ from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name
                   bid_score, contract_name, grow_solvers, min_level)
 from .cards import Position, card_runs, sort_cards
 from .errors import WhistError
-from .vocab import SEATS, STRAINS, seat_index
+from .vocab import SEATS, STRAINS, seat_index, strain_of
 from .engine import DEFAULT_TT_MB, Solver, engine_card
 from .sampling import DealSpec, deal_spec, sample_deal
 
@@ -195,9 +195,12 @@ class BidQuestion:
     question = "bid"
 
     def solve_sample(self, solver, deal) -> tuple:
+        # No more threads than analyse_bid uses (one per trump suit): the
+        # helpers' tables are made before it caps them (--threads 99999).
+        threads = max(1, min(self.threads, len({strain_of(t) for t, _ in self.options})))
         exs = analyse_bid(deal.hands, deal.kitty, self.bidder, self.options, solver=solver,
-                          threads=self.threads, tt_mb=self.tt_mb,
-                          helpers=_helpers(self.tt_mb, self.threads - 1))
+                          threads=threads, tt_mb=self.tt_mb,
+                          helpers=_helpers(self.tt_mb, threads - 1))
         return tuple(ex.books for ex in exs)
 
     def aggregate(self, seed) -> "BidAggregate":

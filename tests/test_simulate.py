@@ -370,3 +370,32 @@ def test_bid_samples_on_two_threads_same_answer(monkeypatch):
     two = simulate(q2, 20, seed=4, solver=Solver(16)).to_json()
     assert json.dumps(two, sort_keys=True) == json.dumps(one, sort_keys=True)
     assert len(seen) == 2
+
+
+def test_bid_samples_make_no_more_helper_solvers_than_trump_suits(monkeypatch):
+    """threads far above the five trump suits (--threads 99999): only the
+    solvers the sample's threads use are made, not one per thread asked for
+    (which ran out of memory and threads)."""
+    import dataclasses
+
+    import whist_solve.simulate as sim_module
+
+    asked = []
+    grow = sim_module.grow_solvers
+
+    def counting_grow(solvers, n, tt_mb):
+        asked.append(n)
+        if n > 4:
+            raise AssertionError(f"{n} helper solvers asked for")
+        return grow(solvers, n, tt_mb)
+
+    monkeypatch.setattr(sim_module, "grow_solvers", counting_grow)
+    north = ["SA", "D3", "HQ"]
+    south = ["HK", "JH", "C2"]
+    pool = ["SK", "S4", "HA", "H9", "D2", "JL", "C9", "CA", "S8"]
+    q = bid_question([north, None, south, None], "S", kitty=3, unseen=pool)
+    one = simulate(q, 4, seed=4, solver=Solver(16)).to_json()
+    many = simulate(dataclasses.replace(q, threads=99999, tt_mb=16), 4, seed=4,
+                    solver=Solver(16)).to_json()
+    assert json.dumps(many, sort_keys=True) == json.dumps(one, sort_keys=True)
+    assert asked and max(asked) == 4
