@@ -365,7 +365,7 @@ class _Sizer:
 def _length(items) -> Optional[int]:
     try:
         return len(items)
-    except TypeError:
+    except (TypeError, OverflowError):   # no length, or one beyond sys.maxsize
         return None
 
 
@@ -474,7 +474,7 @@ def pool_workers(jobs: int, items: Iterable[Any], chunk: Optional[int] = None) -
     n = min(max(1, jobs), default_jobs())
     try:
         count = len(items)          # type: ignore[arg-type]
-    except TypeError:
+    except (TypeError, OverflowError):
         return n
     tasks = math.ceil(count / chunk) if chunk else count
     return max(1, min(n, tasks))

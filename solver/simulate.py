@@ -586,13 +586,35 @@ def run_samples(solver, item) -> list:
     return [problem.solve_sample(solver, sample_deal(spec, seed, i)) for i in indices]
 
 
-def work_items(problem, seed, count: int, chunk: int = 8, start: int = 0) -> List[tuple]:
+class WorkItems(Sequence):
+    """The items of :func:`work_items`, made as they are read: a run of
+    many samples (``--count 100000000 --time 10``) holds no list of them."""
+
+    def __init__(self, problem, seed, count: int, chunk: int, start: int):
+        self.problem, self.seed, self.chunk = problem, seed, chunk
+        self.end = start + count
+        self.starts = range(start, self.end, chunk)
+
+    def __len__(self) -> int:
+        return len(self.starts)     # OverflowError beyond sys.maxsize items
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        i = self.starts[k]
+        return (self.problem, self.seed, tuple(range(i, min(i + self.chunk, self.end))))
+
+    def __iter__(self):
+        for i in self.starts:
+            yield (self.problem, self.seed, tuple(range(i, min(i + self.chunk, self.end))))
+
+
+def work_items(problem, seed, count: int, chunk: int = 8, start: int = 0) -> Sequence[tuple]:
     """Samples ``start .. start + count - 1`` as items for :func:`run_samples`,
-    ``chunk`` samples each."""
+    ``chunk`` samples each (a sequence that makes them as they are read)."""
     if chunk < 1:
         raise SimulationError("chunk must be at least 1")
-    return [(problem, seed, tuple(range(i, min(i + chunk, start + count))))
-            for i in range(start, start + count, chunk)]
+    return WorkItems(problem, seed, max(0, count), chunk, start)
 
 
 def simulate(problem, count: int, seed=0, solver=None,

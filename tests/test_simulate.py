@@ -234,6 +234,31 @@ def test_same_answer_whatever_the_chunks(solver):
     assert a.rows == whole
 
 
+def test_work_items_are_made_as_they_are_read():
+    """A big --count with a time budget (simulate -n 100000000 --time 10)
+    holds no list of its items: the run used to build one item per sample
+    before solving any (gigabytes, and the budget never met)."""
+    import tracemalloc
+
+    q = tricks_question([["SA"], None, None, None], strains=("NT",), unseen=["SK", "SQ", "SJ"])
+    tracemalloc.start()
+    try:
+        items = work_items(q, 17, 10**6, chunk=1)
+        first = next(iter(items))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+    assert first == (q, 17, (0,)) and len(items) == 10**6
+    assert items[-1] == (q, 17, (10**6 - 1,))
+    assert list(work_items(q, 3, 12, chunk=5)) == [(q, 3, (0, 1, 2, 3, 4)), (q, 3, (5, 6, 7, 8, 9)),
+                                                  (q, 3, (10, 11))]
+    assert len(work_items(q, 3, 12, chunk=5, start=4)) == 3
+    assert list(work_items(q, 3, 3, chunk=2, start=4)) == [(q, 3, (4, 5)), (q, 3, (6,))]
+    huge = work_items(q, 3, 10**21, chunk=1)
+    assert next(iter(huge)) == (q, 3, (0,))
+
+
 def test_progress_stop_and_partial(solver):
     hands = full_deal(5)
     q = tricks_question([hands[0], None, hands[2], None], strains=("NT",))
