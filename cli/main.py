@@ -22,6 +22,7 @@ import copy
 import difflib
 import errno
 import os
+import signal
 import sys
 from typing import List, Optional
 
@@ -143,8 +144,8 @@ class _DefaultSolveGroup(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, click_exceptions.ClickException, typer.Abort):
             raise
-        except KeyboardInterrupt:
-            _interrupted()
+        except KeyboardInterrupt as e:     # Ctrl-C, or batch.Terminated (SIGTERM, SIGHUP)
+            _interrupted(getattr(e, "signum", None))
         except BrokenPipeError:
             _stdout_gone()
         except Exception as e:
@@ -176,7 +177,11 @@ def _say(text: str) -> None:
         pass
 
 
-def _interrupted():
+def _interrupted(signum: Optional[int] = None):
+    """Ctrl-C: "interrupted", 130; SIGTERM or SIGHUP: 128 + its number."""
+    if signum:
+        _say(f"terminated ({signal.Signals(signum).name})")
+        raise typer.Exit(128 + signum)
     _say("interrupted")
     raise typer.Exit(EXIT_INTERRUPTED)
 

@@ -15,6 +15,7 @@ the output is the same, byte for byte, whatever runs it.
 from __future__ import annotations
 
 import dataclasses
+import signal
 import time
 from typing import List, Optional
 
@@ -42,8 +43,13 @@ EXIT_INTERRUPTED = 130
 
 
 class Interrupted(BaseException):
-    """Ctrl-C during a board: the partial result was printed.  (Not an
-    Exception: the board guard lets it through.)"""
+    """Ctrl-C (or SIGTERM, SIGHUP: ``signum``) during a board: the partial
+    result was printed.  (Not an Exception: the board guard lets it
+    through.)"""
+
+    def __init__(self, signum: Optional[int] = None):
+        super().__init__(signum)
+        self.signum = signum
 
 
 class Unreachable(BaseException):
@@ -147,7 +153,7 @@ def simulate(
     opts = dict(question=question, trump=trump, ranking=ranking, leader=leader,
                 contract=contract_obj, declarer=declarer, bidder=bidder, strains=strain,
                 min_bid_3=min_bid_3, constraints=texts)
-    interrupted = False
+    interrupted: Optional[Interrupted] = None
     with terminate_on_signals():
         for where, board in run.boards(files, partial=True):
             try:
@@ -163,13 +169,17 @@ def simulate(
                     n = count if count is not None else DEFAULT_COUNT[problem.question]
                     agg = _run_board(run, where, board, problem, n, seed, time_budget, backend)
                     _report(run, board, agg)
-            except Interrupted:
-                interrupted = True
+            except Interrupted as e:
+                interrupted = e
                 break
             except Unreachable as e:
                 run.error("--scheduler" if scheduler else "--jobs", str(e))
                 raise typer.Exit(EXIT_BAD)
-    if interrupted:
+    if interrupted is not None:
+        if interrupted.signum is not None:   # SIGTERM, SIGHUP: 128 + the signal's number
+            name = signal.Signals(interrupted.signum).name
+            run.err.print(f"terminated ({name}): the result above is partial")
+            raise typer.Exit(128 + interrupted.signum)
         run.err.print("interrupted: the result above is partial")
         raise typer.Exit(EXIT_INTERRUPTED)
     run.finish()
@@ -279,7 +289,7 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
     deadline = None if time_budget is None else start + time_budget
     items = work_items(problem, seed, count, chunk=1)
     results = run_map(run_samples, items, backend, tt_mb=problem.tt_mb)
-    stopped = False
+    stopped: Optional[Interrupted] = None
     with run.progress(count, where, eta=True):
         run.describe(render.simulate_progress(run.style, agg, where))
         try:
@@ -297,14 +307,14 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
                             and agg.samples < count:
                         agg.partial = True
                         break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:       # Ctrl-C, or Terminated (SIGTERM, SIGHUP)
             agg.partial = True
-            stopped = True
+            stopped = Interrupted(getattr(e, "signum", None))
         finally:
             _close(results)
-    if stopped:
+    if stopped is not None:
         _report(run, board, agg)
-        raise Interrupted()
+        raise stopped
     return agg
 
 

@@ -221,6 +221,22 @@ def test_unexpected_error_is_one_line(monkeypatch, tmp_path):
         run(["solve", path])
 
 
+def test_sigterm_that_escapes_a_command_exits_143(monkeypatch, tmp_path):
+    """SIGTERM or SIGHUP met where no command catches it (batch.Terminated
+    reaching the error boundary) ends as the README says: 128 + the
+    signal's number and "terminated", not 130 and "interrupted"."""
+    import whist_solve.cli.simulate_cmd as simulate_cmd
+    from whist_solve.batch import Terminated
+
+    def term(*a, **k):
+        raise Terminated(signal.SIGTERM)
+
+    monkeypatch.setattr(simulate_cmd, "build_problem", term)
+    result = run(["simulate", write(tmp_path, "a.pbn", GOOD)])
+    assert result.exit_code == 143
+    assert result.stderr.strip() == "terminated (SIGTERM)", result.stderr
+
+
 def test_worker_errors_come_back_as_messages(tmp_path):
     """--jobs 2: a failure in a worker is that board's one-line error."""
     path = write(tmp_path, "a.pbn", GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]'))
