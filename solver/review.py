@@ -16,6 +16,8 @@ reviewed as far as it goes.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
@@ -280,11 +282,12 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     result = None
     value = (board.tags.get("Result") or "").strip().lstrip("^")
     if value and value not in ("?", "-"):
-        try:
-            result = int(value)
-        except ValueError:
+        # 0 to 13 tricks, in ASCII digits ('-1', '99999999999999999999',
+        # '1_0' are no counts of tricks)
+        if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) > 13:
             raise WhistError(f"board {board.label}: bad Result tag {value!r} "
-                             "(expected the tricks declarer took)") from None
+                             "(expected the tricks declarer took, 0 to 13)")
+        result = int(value)
     try:
         return review_play(start, cards, contract, result, declarer=decl, solver=solver,
                            extra_books=extra)

@@ -117,6 +117,23 @@ def test_an_illegal_card_names_the_board_and_the_trick():
     assert "board 1" in r.stderr and "trick" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_result_that_is_no_count_of_tricks_is_a_board_error():
+    """Result tags of -1 or 20 digits were taken as the tricks declarer took
+    (and printed as such); now the board is reported and the others are
+    reviewed."""
+    def with_result(label, value):
+        return ENDING.replace('[Board "1"]', f'[Board "{label}"]').replace(
+            '[Leader "W"]', f'[Leader "W"]\n[Declarer "N"]\n[Contract "1H"]\n[Result "{value}"]')
+    src = (with_result("1", "-1") + with_result("2", "99999999999999999999")
+           + with_result("3", "1_0") + with_result("4", "14") + with_result("5", "2"))
+    r = run(["review", "--json", "-"], input=src)
+    assert r.exit_code == 2, r.stderr
+    for label, value in (("1", "-1"), ("2", "99999999999999999999"), ("3", "1_0"), ("4", "14")):
+        assert f"board {label}: bad Result tag '{value}'" in r.stderr, r.stderr
+    objs = json_lines(r)
+    assert [o["board"] for o in objs] == ["5"] and objs[0]["result"]["tricks"] == 2
+
+
 def test_review_with_jobs_prints_the_same():
     one = run(["review", "--json", BRIDGE])
     two = run(["review", "--json", "--jobs", "2", BRIDGE])
