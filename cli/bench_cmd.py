@@ -33,6 +33,7 @@ from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
+from .options import number_option
 from .runner import EXIT_BAD, OutConsole
 
 
@@ -51,14 +52,15 @@ def bench(
              "uptown deals (random, hard, such PBN files), one process per deal: ratios "
              "ours/bridge-solver and a check that every value is equal."),
     peer_timeout: float = typer.Option(
-        TIMEOUT, "--peer-timeout", min=0.001, metavar="SECONDS",
+        TIMEOUT, "--peer-timeout", min=0.001, max=1e6, callback=number_option, metavar="SECONDS",
         help="Stop the bridge-solver binary after this long on one deal (a failed run).",
         show_default=True),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
                                                  help="Write node counts and times to a JSON baseline."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE",
                                             help="Compare with a saved baseline; exit 1 on a time regression."),
-    threshold: float = typer.Option(DEFAULT_THRESHOLD, "--threshold", min=0, metavar="PERCENT",
+    threshold: float = typer.Option(DEFAULT_THRESHOLD, "--threshold", min=0, callback=number_option,
+                                    metavar="PERCENT",
                                     help="With --baseline: slower by more than this is a regression."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Worker processes."),
     repeat: int = typer.Option(1, "--repeat", "-r", min=1, metavar="N",

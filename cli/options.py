@@ -5,6 +5,7 @@ Each callback turns what the user typed into the library's word
 """
 from __future__ import annotations
 
+import math
 from typing import List, Optional
 
 import typer
@@ -70,6 +71,14 @@ def strains_option(values: Optional[List[str]]) -> Optional[List[str]]:
             if s not in out:
                 out.append(s)
     return [s for s in STRAINS if s in out]
+
+
+def number_option(value: Optional[float]) -> Optional[float]:
+    """A float option that must be a number: ``nan`` (which passes the
+    range checks, every comparison with it being false) is refused."""
+    if value is not None and math.isnan(value):
+        raise typer.BadParameter(f"{value}: expected a number")
+    return value
 
 
 def tt_option(value: int) -> int:

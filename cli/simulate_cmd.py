@@ -31,8 +31,8 @@ from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
 from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, seat_option, strains_option, table_ranking_option,
-                      threads_option)
+                      TRUMP_OPT, number_option, seat_option, strains_option,
+                      table_ranking_option, threads_option)
 from .runner import EXIT_BAD, Run, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
@@ -95,7 +95,7 @@ def simulate(
         help="A condition on the unseen hands, e.g. 'hcp(E) >= 12 and length(E, S) >= 5' "
              "(repeat: all must hold; and-ed with the board's Constraint tag)."),
     time_budget: Optional[float] = typer.Option(
-        None, "--time", min=0.0, metavar="SECONDS",
+        None, "--time", min=0.0, callback=number_option, metavar="SECONDS",
         help="Stop when this time is spent and print the result so far (marked partial)."),
     trump: Optional[str] = TRUMP_OPT,
     ranking: Optional[str] = typer.Option(

@@ -339,3 +339,16 @@ def test_bench_both_peers_in_one_table(tmp_path):
     peers = [ln.split("│")[2].strip() for ln in r.stdout.split("ours / peers")[1].splitlines()
              if ln.count("│") > 3]
     assert peers == ["DDS", "bridge-solver"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--peer-timeout", "nan"], "nan: expected a number"),      # was: ValueError from the run
+    (["--peer-timeout", "inf"], "--peer-timeout"),              # was: OverflowError from the run
+    (["--peer-timeout", "1e300"], "--peer-timeout"),
+    (["--threshold", "nan"], "nan: expected a number"),         # was: no regression ever
+])
+def test_bench_time_options_that_are_no_number_are_usage_errors(args, words):
+    r = run(["bench", "--limit", "1", "--compare-bridge-solver", "/bin/true", *args])
+    assert r.exit_code == 2
+    assert words in " ".join(r.stderr.split()) and "Error" not in r.stdout
+    assert "Traceback" not in r.stderr

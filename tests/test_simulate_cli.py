@@ -242,3 +242,11 @@ def test_bid_threads_same_bytes(tmp_path):
     two = run(["simulate", path, "--json", "--count", "2", "--threads", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, two.stderr
     assert one.stdout == two.stdout and json_lines(one)[0]["samples"] == 2
+
+
+def test_time_budget_nan_is_a_usage_error(tmp_path):
+    """--time nan passed the range check (nan >= 0 is false) and set no budget."""
+    path = write(tmp_path, "t.pbn", TRICKS)
+    r = run(["simulate", path, "--json", "--count", "1", "--time", "nan"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "nan: expected a number" in r.stderr
