@@ -394,7 +394,9 @@ def test_bid_samples_on_two_threads_same_answer(monkeypatch):
     q2 = dataclasses.replace(q, threads=2, tt_mb=16)
     two = simulate(q2, 20, seed=4, solver=Solver(16)).to_json()
     assert json.dumps(two, sort_keys=True) == json.dumps(one, sort_keys=True)
-    assert len(seen) == 2
+    # each sample's pool starts two threads of its own: the system may give
+    # a later sample's threads the numbers of earlier ones, or new ones
+    assert len(seen) >= 2
 
 
 def test_bid_samples_make_no_more_helper_solvers_than_trump_suits(monkeypatch):
