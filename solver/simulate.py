@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import abc
 from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -586,7 +587,7 @@ def run_samples(solver, item) -> list:
     return [problem.solve_sample(solver, sample_deal(spec, seed, i)) for i in indices]
 
 
-class WorkItems(Sequence):
+class WorkItems(abc.Sequence):
     """The items of :func:`work_items`, made as they are read: a run of
     many samples (``--count 100000000 --time 10``) holds no list of them."""
 
