@@ -6,6 +6,7 @@ Each callback turns what the user typed into the library's word
 from __future__ import annotations
 
 import math
+import os
 from typing import List, Optional
 
 import typer
@@ -81,6 +82,27 @@ def number_option(value: Optional[float]) -> Optional[float]:
     return value
 
 
+def html_option(value: Optional[str]) -> Optional[str]:
+    """--html FILE: refused up front when FILE cannot be written (a
+    directory, a folder that does not exist or is not writable), before
+    any board is solved.  Nothing is created yet: the page is written at
+    the end (cli/html.py's write_page, which still reports what only
+    writing shows, such as a full disk)."""
+    if value is None:
+        return None
+    folder = os.path.dirname(value) or "."
+    problem = None
+    if os.path.isdir(value):
+        problem = "it is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"no directory {folder}"
+    elif not os.access(folder, os.W_OK) or (os.path.exists(value) and not os.access(value, os.W_OK)):
+        problem = "permission denied"
+    if problem:
+        raise typer.BadParameter(f"cannot write the HTML page {value}: {problem}")
+    return value
+
+
 def tt_option(value: int) -> int:
     """--tt-mb: refused up front when the memory cannot hold the table."""
     if value is not None:
@@ -131,6 +153,6 @@ BOSTON_OPT = typer.Option(0, "--boston", min=0, metavar="POINTS",
 MIN_BID_3_OPT = typer.Option(False, "--min-bid-3", help="Variant: the lowest bid is 3 (9 books).")
 
 # Printable diagrams (solve, table, puzzles).
-HTML_OPT = typer.Option(None, "--html", metavar="FILE",
+HTML_OPT = typer.Option(None, "--html", metavar="FILE", callback=html_option,
                         help="Also write the boards as one self-contained HTML page "
                              "(diagrams, card values, the best line) to FILE.")

@@ -24,7 +24,7 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 from . import render
 from .html import HtmlPage, write_page
 from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, TT_OPT)
+                      TRUMP_OPT, TT_OPT, html_option)
 from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json, map_prepared
 
 
@@ -59,7 +59,7 @@ def puzzles(
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
-    html: Optional[str] = typer.Option(None, "--html", metavar="FILE",
+    html: Optional[str] = typer.Option(None, "--html", metavar="FILE", callback=html_option,
                                        help="Also write a booklet to print (the problems, then "
                                             "the solutions) as one self-contained HTML page."),
 ) -> None:

@@ -133,7 +133,17 @@ def test_puzzles_booklet(tmp_path):
     assert "Solved:" not in problems and "Solved:" in solutions
 
 
-def test_html_cannot_write(tmp_path):
-    r = run(["solve", EXAMPLE, "--html", str(tmp_path / "no" / "such" / "dir.html")])
-    assert r.exit_code == 2
-    assert "cannot write the HTML page" in r.stderr and "Traceback" not in r.stderr
+@pytest.mark.parametrize("command,source", [("solve", EXAMPLE), ("table", EXAMPLE),
+                                            ("puzzles", PUZZLES)])
+def test_html_cannot_write(tmp_path, command, source):
+    """A page that cannot be written (no such folder, a directory) is a
+    usage error before any board is solved, not a message after all of
+    them."""
+    for target, problem in [(tmp_path / "no" / "such" / "dir.html", "no directory"),
+                            (tmp_path, "it is a directory")]:
+        r = run([command, source, "--html", str(target)])
+        assert r.exit_code == 2
+        said = " ".join(r.stderr.replace("\u2502", " ").split())   # out of its box, unwrapped
+        assert "cannot write the HTML page" in said and problem in said
+        assert "Traceback" not in r.stderr
+        assert r.stdout == ""                      # nothing solved
