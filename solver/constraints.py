@@ -98,6 +98,20 @@ def hand_features(hands: Sequence[Iterable[str]], seats: Iterable[int] = range(4
 # --------------------------------------------------------------------------
 # Grammar
 
+def _left_chain(node, rule: str) -> list:
+    """The operands of a chain the grammar nests to the left (a op b op c
+    is ((a op b) op c)), in order, each with the operator before it ("+"
+    for the first): [(op, node), ...].  Walked in a loop: a chain of
+    hundreds of terms is as deep as it is long."""
+    out = []
+    while getattr(node, "data", None) == rule:
+        out.append((str(node.children[1]), node.children[2]))
+        node = node.children[0]
+    out.append(("+", node))
+    out.reverse()
+    return out
+
+
 _GRAMMAR = r"""
 ?start: or_expr
 
@@ -271,11 +285,21 @@ class _Compiler:
             a = self.want(ch[1], "int")
             return (lambda f: -a(f)), "int"
         if rule == "binop":
-            a = self.want(ch[0], "int")
-            b = self.want(ch[2], "int")
-            if str(ch[1]) == "+":
-                return (lambda f: a(f) + b(f)), "int"
-            return (lambda f: a(f) - b(f)), "int"
+            terms = _left_chain(node, "binop")
+            if len(terms) == 2:
+                a = self.want(terms[0][1], "int")
+                b = self.want(terms[1][1], "int")
+                if terms[1][0] == "+":
+                    return (lambda f: a(f) + b(f)), "int"
+                return (lambda f: a(f) - b(f)), "int"
+            signed = [(1 if op == "+" else -1, self.want(t, "int")) for op, t in terms]
+
+            def total(f, signed=signed):
+                x = 0
+                for sign, t in signed:
+                    x += sign * t(f)
+                return x
+            return total, "int"
         if rule == "compare":
             terms = [self.want(ch[0], "int")]
             ops = []
@@ -298,14 +322,23 @@ class _Compiler:
         if rule == "not_":
             a = self.want(ch[1], "bool")
             return (lambda f: not a(f)), "bool"
-        if rule == "and_":
-            a = self.want(ch[0], "bool")
-            b = self.want(ch[2], "bool")
-            return (lambda f: a(f) and b(f)), "bool"
-        if rule == "or_":
-            a = self.want(ch[0], "bool")
-            b = self.want(ch[2], "bool")
-            return (lambda f: a(f) or b(f)), "bool"
+        if rule in ("and_", "or_"):
+            # a chain (a and b and c ...) is one list, not a nesting as
+            # deep as the chain is long: hundreds of terms compile
+            parts = [self.want(t, "bool") for _op, t in _left_chain(node, rule)]
+            if len(parts) == 2:
+                a, b = parts
+                if rule == "and_":
+                    return (lambda f: a(f) and b(f)), "bool"
+                return (lambda f: a(f) or b(f)), "bool"
+            want = rule == "or_"        # the value that ends the chain
+
+            def chain_of(f, parts=parts, want=want):
+                for p in parts:
+                    if bool(p(f)) == want:
+                        return want
+                return not want
+            return chain_of, "bool"
         if rule == "call":
             return self._call(ch[0], ch[2]), "int"
         raise self.fail(node, f"cannot compile {rule}")   # not reached

@@ -50,6 +50,11 @@ def value(text, hands=DEAL):
     ("hcp(N) > 20 or hcp(W) == 1", True),
     ("hcp(N) > 20 OR (hcp(W) == 1 AND NOT length(W, H) == 6)", False),
     ("(((hcp(N))) >= (14))", True),
+    ("hcp(N) - hcp(W) - hcp(E) + 1 == 11", True),        # 14 - 1 - 3 + 1
+    ("1 > 2 or 2 > 3 or hcp(N) == 14", True),
+    ("hcp(N) == 14 and hcp(W) == 1 and hcp(E) == 4", False),
+    ("hcp(N) == 14 and hcp(W) == 1 and hcp(E) == 3", True),
+    ("1 > 2 or 2 > 3 or 3 > 4", False),
 ])
 def test_values(text, expected):
     assert value(text) is expected
@@ -172,3 +177,17 @@ def test_deep_nesting_is_a_clear_error_or_works():
         assert Constraint(text).test(DEAL)
     except ConstraintError as e:
         assert "nested" in str(e) or "column" in str(e)
+
+
+def test_long_flat_chains_compile_and_evaluate():
+    """Hundreds of terms chained by and, or, + and - are one list each,
+    not a nesting as deep as the chain (500 terms were refused as "nested
+    too deeply"); each chain's value is worked out here by hand."""
+    true, false = "hcp(N) == 14", "hcp(N) == 15"
+    assert value(" and ".join([true] * 1200)) is True
+    assert value(" and ".join([true] * 600 + [false] + [true] * 600)) is False
+    assert value(" or ".join([false] * 1200 + [true])) is True
+    assert value(" or ".join([false] * 1200)) is False
+    total = " + ".join(["hcp(N)"] * 700) + " - " + " - ".join(["hcp(S)"] * 300)
+    assert value(f"{total} == {700 * 14 - 300 * 22}") is True
+    assert value(f"{total} == {700 * 14 - 300 * 22 + 1}") is False
