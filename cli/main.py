@@ -22,7 +22,6 @@ import copy
 import difflib
 import errno
 import os
-import signal
 import sys
 from typing import List, Optional
 
@@ -37,7 +36,7 @@ except ImportError:  # pragma: no cover - older Typer on the click package
 from . import (bench_cmd, bid_cmd, check_cmd, deal_cmd, play_cmd, puzzles_cmd, review_cmd,
                simulate_cmd, solve_cmd, table_cmd)
 from .options import version_callback
-from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error
+from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, stopped_by
 
 
 # The value words of the help for options that give no metavar, by type.
@@ -145,7 +144,7 @@ class _DefaultSolveGroup(TyperGroup):
         except (typer.Exit, click_exceptions.ClickException, typer.Abort):
             raise
         except KeyboardInterrupt as e:     # Ctrl-C, or batch.Terminated (SIGTERM, SIGHUP)
-            _interrupted(getattr(e, "signum", None))
+            _interrupted(e)
         except BrokenPipeError:
             _stdout_gone()
         except Exception as e:
@@ -177,13 +176,12 @@ def _say(text: str) -> None:
         pass
 
 
-def _interrupted(signum: Optional[int] = None):
-    """Ctrl-C: "interrupted", 130; SIGTERM or SIGHUP: 128 + its number."""
-    if signum:
-        _say(f"terminated ({signal.Signals(signum).name})")
-        raise typer.Exit(128 + signum)
-    _say("interrupted")
-    raise typer.Exit(EXIT_INTERRUPTED)
+def _interrupted(interrupt: BaseException):
+    """Ctrl-C: "interrupted", 130; SIGTERM or SIGHUP: 128 + its number
+    (runner.stopped_by)."""
+    said, status = stopped_by(interrupt)
+    _say(said)
+    raise typer.Exit(status)
 
 
 def _stdout_gone():

@@ -30,7 +30,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColum
                            TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from whist_solve.batch import (Backend, BatchError, Terminated, backend_for, default_jobs,
+from whist_solve.batch import (Backend, BatchError, backend_for, default_jobs,
                                run_map, terminate_on_signals)
 from whist_solve.engine import Solver
 from whist_solve.errors import WhistError
@@ -43,6 +43,17 @@ EXIT_NEGATIVE = 1
 EXIT_BAD = 2
 EXIT_INTERRUPTED = 130   # Ctrl-C (SIGINT)
 EXIT_PIPE = 141          # the reader of stdout went away (128 + SIGPIPE, as the shell reports it)
+
+
+def stopped_by(interrupt: BaseException) -> Tuple[str, int]:
+    """What a command stopped by ``interrupt`` says and its exit status:
+    Ctrl-C (KeyboardInterrupt) "interrupted", 130; SIGTERM or SIGHUP (a
+    Terminated, or anything with a ``signum``) "terminated (SIGTERM)",
+    128 + the signal's number."""
+    signum = getattr(interrupt, "signum", None)
+    if signum:
+        return f"terminated ({signal.Signals(signum).name})", 128 + signum
+    return "interrupted", EXIT_INTERRUPTED
 
 MAX_ERRORS_PER_FILE = 20
 MAX_QUOTED = 60          # characters of a quoted value shown in a message
@@ -322,14 +333,11 @@ class Run:
                     yield
                 finally:
                     self._end_batches()
-        except Terminated as e:
+        except KeyboardInterrupt as e:      # Ctrl-C, or Terminated (SIGTERM, SIGHUP)
             self._stop_progress()
-            self.err.print(f"terminated ({signal.Signals(e.signum).name})")
-            raise typer.Exit(128 + e.signum) from None
-        except KeyboardInterrupt:
-            self._stop_progress()
-            self.err.print("interrupted")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            said, status = stopped_by(e)
+            self.err.print(said)
+            raise typer.Exit(status) from None
 
     def _end_batches(self) -> None:
         """Ends the batches still running (an exception met while the

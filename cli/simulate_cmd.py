@@ -15,7 +15,6 @@ the output is the same, byte for byte, whatever runs it.
 from __future__ import annotations
 
 import dataclasses
-import signal
 import time
 from typing import List, Optional
 
@@ -33,13 +32,12 @@ from . import render
 from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, number_option, seat_option, strains_option,
                       table_ranking_option, threads_option)
-from .runner import EXIT_BAD, Run, worker_threads
+from .runner import EXIT_BAD, Run, stopped_by, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
 # Default sample counts: the bid question solves ten exchanges a sample.
 DEFAULT_COUNT = {"bid": 100, "lead": 200, "tricks": 200}
 DEFAULT_SEED = 1
-EXIT_INTERRUPTED = 130
 
 
 class Interrupted(BaseException):
@@ -176,12 +174,9 @@ def simulate(
                 run.error("--scheduler" if scheduler else "--jobs", str(e))
                 raise typer.Exit(EXIT_BAD)
     if interrupted is not None:
-        if interrupted.signum is not None:   # SIGTERM, SIGHUP: 128 + the signal's number
-            name = signal.Signals(interrupted.signum).name
-            run.err.print(f"terminated ({name}): the result above is partial")
-            raise typer.Exit(128 + interrupted.signum)
-        run.err.print("interrupted: the result above is partial")
-        raise typer.Exit(EXIT_INTERRUPTED)
+        said, status = stopped_by(interrupted)
+        run.err.print(f"{said}: the result above is partial")
+        raise typer.Exit(status)
     run.finish()
 
 

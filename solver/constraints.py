@@ -101,8 +101,8 @@ def hand_features(hands: Sequence[Iterable[str]], seats: Iterable[int] = range(4
 def _left_chain(node, rule: str) -> list:
     """The operands of a chain the grammar nests to the left (a op b op c
     is ((a op b) op c)), in order, each with the operator before it ("+"
-    for the first): [(op, node), ...].  Walked in a loop: a chain of
-    hundreds of terms is as deep as it is long."""
+    for the first): [(op, node), ...].  Walked in a loop, since the tree
+    of a chain of hundreds of terms is as deep as the chain is long."""
     out = []
     while getattr(node, "data", None) == rule:
         out.append((str(node.children[1]), node.children[2]))
