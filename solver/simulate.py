@@ -599,15 +599,17 @@ class WorkItems(abc.Sequence):
     def __len__(self) -> int:
         return len(self.starts)     # OverflowError beyond sys.maxsize items
 
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[j] for j in range(*k.indices(len(self)))]
-        i = self.starts[k]
+    def _item(self, i: int) -> tuple:
+        """The item of the chunk that starts at sample i."""
         return (self.problem, self.seed, tuple(range(i, min(i + self.chunk, self.end))))
 
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self._item(i) for i in self.starts[k]]
+        return self._item(self.starts[k])
+
     def __iter__(self):
-        for i in self.starts:
-            yield (self.problem, self.seed, tuple(range(i, min(i + self.chunk, self.end))))
+        return map(self._item, self.starts)
 
 
 def work_items(problem, seed, count: int, chunk: int = 8, start: int = 0) -> Sequence[tuple]:
