@@ -363,6 +363,8 @@ class _Sizer:
 
 
 def _length(items) -> Optional[int]:
+    """len(items), or None when it has none (a generator) or one beyond
+    sys.maxsize."""
     try:
         return len(items)
     except (TypeError, OverflowError):   # no length, or one beyond sys.maxsize
@@ -472,9 +474,8 @@ def pool_workers(jobs: int, items: Iterable[Any], chunk: Optional[int] = None) -
     """The number of pool workers for ``jobs`` asked: at most the CPUs this
     process may use and, when ``items`` has a length, the number of tasks."""
     n = min(max(1, jobs), default_jobs())
-    try:
-        count = len(items)          # type: ignore[arg-type]
-    except (TypeError, OverflowError):
+    count = _length(items)
+    if count is None:
         return n
     tasks = math.ceil(count / chunk) if chunk else count
     return max(1, min(n, tasks))
