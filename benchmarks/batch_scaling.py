@@ -175,32 +175,20 @@ def threads(args) -> int:
 
 
 def critical(args) -> int:
-    import threading
-    from collections import defaultdict
-
     from whist_solve import engine
     from whist_solve.pbn import read_pbn_file
 
-    cpu = defaultdict(float)
-    ns_value = engine.Solver.ns_value
-
-    def timed(self, pos, guess=-1):
-        t = time.thread_time()
-        try:
-            return ns_value(self, pos, guess)
-        finally:
-            cpu[threading.get_ident()] += time.thread_time() - t
-
-    engine.Solver.ns_value = timed
+    rows = [(strain, "up") for strain in engine.STRAINS]
     for path in args.files:
         for board in read_pbn_file(path):
             hands = [list(h) for h in board.hands]
-            cpu.clear()
+            t = time.thread_time()
             one = engine.dd_table(hands, threads=1)
-            single = sum(cpu.values())
-            cpu.clear()
-            two = engine.dd_table(hands, threads=2)
-            per = sorted(cpu.values(), reverse=True)
+            single = time.thread_time() - t
+            stats: dict = {}
+            two = engine._threaded_table(hands, rows, [engine.Solver(), engine.Solver()],
+                                         engine.STRAINS, ("up",), stats)
+            per = stats["cpu"]
             print(f"{path} board {board.label}: one thread {single:6.2f} s; two threads "
                   f"{' + '.join(f'{x:.2f}' for x in per)} s; critical path "
                   f"{per[0] / single:4.2f} of one thread{'' if one == two else '  TABLES DIFFER'}"

@@ -385,7 +385,9 @@ class _Job:
 def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dict] = None) -> dict:
     """dd_table on several threads (see dd_table).  ``stats``, if given,
     receives how many jobs were published, joined, and answered first by
-    a joiner (for tests)."""
+    a joiner (for tests), and under ``"cpu"`` the CPU seconds of each
+    thread, busiest first (the critical path: what two free cores would
+    take, whoever else uses the machine)."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -401,6 +403,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
     owning = [len(solvers)]        # threads that may still publish jobs
     stopping = [False]             # an interrupt: every thread stops its search and leaves
     counts = {"jobs": 0, "joined": 0, "answered": 0}
+    cpu: list = []                 # each thread's CPU seconds
 
     def next_work():
         """A row to own, or the second side of a started row, or None."""
@@ -511,6 +514,14 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                     cond.notify_all()
 
     def work(solver: Solver) -> None:
+        start = time.thread_time()
+        try:
+            work_on(solver)
+        finally:
+            with cond:
+                cpu.append(time.thread_time() - start)
+
+    def work_on(solver: Solver) -> None:
         try:
             while True:
                 job = next_work()
@@ -554,6 +565,7 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                 solver.shareable = False      # (and a request to make it so is dropped)
         if stats is not None:
             stats.update(counts)
+            stats["cpu"] = sorted(cpu, reverse=True)
     done = {(r.strain, r.ranking): r.values for r in started}
     return {strain: {ranking: dict(zip(SEATS, done[strain, ranking])) for ranking in rankings}
             for strain in strains}

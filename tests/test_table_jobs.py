@@ -131,6 +131,10 @@ def test_one_row_on_two_threads_with_joins_equals_one_thread(seed):
     assert two == dd_table(hands, strains=("NT",))
     assert stats["jobs"] >= 4
     assert not any(s.shareable for s in solvers)         # left as they were
+    # each thread's CPU time, busiest first (benchmarks/batch_scaling.py critical)
+    assert len(stats["cpu"]) == 2
+    assert stats["cpu"][0] >= stats["cpu"][1] >= 0
+    assert stats["cpu"][0] > 0
 
 
 def test_a_solver_reused_for_threaded_tables_never_repeats_a_job_number():
