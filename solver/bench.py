@@ -80,14 +80,16 @@ def source_tree(sub: str) -> Path:
 
 def data_dir() -> Path:
     """``benchmarks/data`` of the source tree, else the copy installed with
-    the package (``$WHIST_SOLVE_BENCH_DATA`` overrides)."""
+    the package, ``whist_solve.bench_sets`` (``$WHIST_SOLVE_BENCH_DATA``
+    overrides)."""
     env = os.environ.get("WHIST_SOLVE_BENCH_DATA")
     if env:
         return Path(env)
     tree = source_tree("benchmarks/data")
     if tree.is_dir():
         return tree
-    return Path(__file__).resolve().parent.parent / "bench_sets"
+    from . import bench_sets
+    return Path(bench_sets.__file__).resolve().parent
 
 
 def set_path(name: str) -> Path:

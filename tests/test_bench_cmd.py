@@ -26,6 +26,18 @@ def _bench(*args):
     return run(["bench", *args])
 
 
+def test_sets_found_in_the_installed_package_away_from_a_checkout(monkeypatch, tmp_path):
+    # an installed package, run outside a checkout: no source tree, no
+    # override; the sets are the package's whist_solve.bench_sets
+    from whist_solve import bench_sets
+    monkeypatch.delenv("WHIST_SOLVE_BENCH_DATA")
+    monkeypatch.setattr(bench, "source_tree", lambda sub: tmp_path / "no-checkout" / sub)
+    here = os.path.dirname(os.path.realpath(bench_sets.__file__))
+    assert os.path.realpath(bench.data_dir()) == here
+    for name in bench.SET_NAMES:
+        assert bench.load_set(name), name
+
+
 def test_sets_load():
     for name in bench.SET_NAMES:
         tasks = bench.load_set(name)
