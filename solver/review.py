@@ -17,7 +17,6 @@ reviewed as far as it goes.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
