@@ -20,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.batch import BatchError, run_map, terminate_on_signals
+from whist_solve.batch import BatchError, default_jobs, run_map, terminate_on_signals
 from whist_solve.constraints import ConstraintError, Constraints
 from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
@@ -119,9 +119,10 @@ def simulate(
         None, "--tt-mb", min=1, metavar="MB",
         help="Size of the transposition table in MB (per worker). Default: the bid "
              "command's for bid, the solver's otherwise."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
-                             help="Solve the samples on this many processes (the output is the "
-                                  "same whatever the number)."),
+    jobs: Optional[int] = typer.Option(
+        None, "--jobs", "-j", min=1, metavar="N",
+        help="Solve the samples on this many processes (the output is the same whatever the "
+             "number). Default: one per CPU (CPUs // --threads when --threads is given)."),
     scheduler: Optional[str] = SCHEDULER_OPT,
     threads: Optional[int] = threads_option(
         "bid: threads per sample (its trump suits side by side, each thread with a table of "
@@ -147,6 +148,10 @@ def simulate(
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
+    if jobs is None:
+        # the samples are independent: one process per CPU keeps every core
+        # busy (threads within a sample wait on its slowest option)
+        jobs = max(1, default_jobs() // max(1, threads or 1))
     backend = run.backend(jobs, scheduler)
     opts = dict(question=question, trump=trump, ranking=ranking, leader=leader,
                 contract=contract_obj, declarer=declarer, bidder=bidder, strains=strain,

@@ -75,6 +75,30 @@ def test_same_bytes_for_jobs_1_and_2(tmp_path):
     assert other.stdout != one.stdout
 
 
+def test_default_is_one_process_per_cpu(tmp_path, monkeypatch):
+    """Without --jobs the samples go to one process per CPU, or CPUs //
+    --threads when --threads is given (never fewer than one)."""
+    import whist_solve.cli.simulate_cmd as cmd
+
+    asked = []
+    real = cmd.Run.backend
+
+    def spy(self, jobs=1, scheduler=None):
+        asked.append(jobs)
+        return real(self, jobs, scheduler)
+
+    monkeypatch.setattr(cmd.Run, "backend", spy)
+    monkeypatch.setattr(cmd, "default_jobs", lambda: 4)
+    path = write(tmp_path, "l.pbn", LEAD)
+    outputs = []
+    for extra in ([], ["--threads", "2"], ["--threads", "8"], ["--jobs", "1"]):
+        res = run(["simulate", path, "--json", "--count", "3", *extra])
+        assert res.exit_code == 0, res.stderr
+        outputs.append(res.stdout)
+    assert asked == [4, 2, 1, 1]
+    assert len(set(outputs)) == 1
+
+
 def test_same_bytes_on_a_dask_cluster(tmp_path, cluster):
     address, _client = cluster
     path = write(tmp_path, "lt.pbn", LEAD + TRICKS)
