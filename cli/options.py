@@ -131,12 +131,13 @@ SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                   "or scheduler file; needs pip install 'whist-solve\\[cluster]'.")
 
 
-def threads_option(what: str):
+def threads_option(what: str, default: str = "the CPUs in one process, CPUs // jobs with "
+                                           "--jobs, 1 on a cluster"):
     """``--threads N``: threads per task (``what``: the unit and what its
-    threads share out), with the default of runner.worker_threads."""
+    threads share out), with the default of runner.worker_threads
+    (``default`` says it in the help)."""
     return typer.Option(None, "--threads", min=1, metavar="N",
-                        help=f"{what} Default: the CPUs in one process, CPUs // jobs with "
-                             "--jobs, 1 on a cluster.")
+                        help=f"{what} Default: {default}.")
 
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",

@@ -126,7 +126,7 @@ def simulate(
     scheduler: Optional[str] = SCHEDULER_OPT,
     threads: Optional[int] = threads_option(
         "bid: threads per sample (its trump suits side by side, each thread with a table of "
-        "--tt-mb)."),
+        "--tt-mb).", "CPUs // jobs (1 with the default --jobs), 1 on a cluster"),
 ) -> None:
     """Double-dummy simulation: deal the unseen cards at random, solve
     every deal, and aggregate: what to bid, what to lead, how many tricks.
