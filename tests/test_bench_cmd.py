@@ -275,11 +275,13 @@ def test_bridge_solver_that_hangs_is_stopped(tmp_path):
     psutil = pytest.importorskip("psutil")
     from whist_solve import bridge_solver as bs
     (task,) = bench.load_set("random")[:1]
-    peer = bs.BridgeSolver(_fake_bs(tmp_path, "hang"), timeout=1.0)
+    fake = _fake_bs(tmp_path, "hang")
+    peer = bs.BridgeSolver(fake, timeout=1.0)
     with pytest.raises(bs.BridgeSolverError, match="no answer on board .* within 1 s"):
         peer.solve(task)
+    # this test's own fake only (the tests may run side by side: pytest -n)
     assert not [p for p in psutil.process_iter(["cmdline"])
-                if any("bridge-solver-hang" in a for a in (p.info["cmdline"] or []))]
+                if any(fake in a for a in (p.info["cmdline"] or []))]
 
 
 def test_bench_stops_a_bridge_solver_that_hangs(tmp_path):
