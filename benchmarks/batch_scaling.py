@@ -183,11 +183,13 @@ def critical(args) -> int:
         for board in read_pbn_file(path):
             hands = [list(h) for h in board.hands]
             t = time.thread_time()
-            one = engine.dd_table(hands, threads=1)
+            one = engine.dd_table(hands, threads=1, symmetry=False)
             single = time.thread_time() - t
             stats: dict = {}
-            two = engine._threaded_table(hands, rows, [engine.Solver(), engine.Solver()],
-                                         engine.STRAINS, ("up",), stats)
+            rows_two = engine._threaded_table(hands, rows, [engine.Solver(), engine.Solver()],
+                                              stats)
+            two = {strain: {"up": dict(zip(engine.SEATS, rows_two[strain, "up"]))}
+                   for strain in engine.STRAINS}
             per = stats["cpu"]
             print(f"{path} board {board.label}: one thread {single:6.2f} s; two threads "
                   f"{' + '.join(f'{x:.2f}' for x in per)} s; critical path "

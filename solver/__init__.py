@@ -3,7 +3,8 @@
 The library, below the command line (``whist_solve.cli``) and above the
 Cython engine (``_engine``): the words of the game (``vocab``, ``errors``),
 the rules (``cards``), PBN files (``pbn``) and what their tags mean
-(``board``), the solver (``engine``), and the analyses: lines of play
+(``board``), the solver (``engine``, with ``symmetry`` for the tables of
+symmetric deals), and the analyses: lines of play
 (``lines``), puzzles (``puzzle``), bid whist (``bid``), random deals
 (``dealing``), batches on several processes or a cluster (``batch``) and the
 benchmarks (``bench``, ``dds_bridge``).

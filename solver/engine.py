@@ -12,6 +12,7 @@ from ._engine import Core
 from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, power,
                     sort_cards)
 from .errors import WhistError
+from .symmetry import fill, table_plan
 
 DEFAULT_TT_MB = 64
 _MB = 1024 * 1024
@@ -274,9 +275,14 @@ def solve(pos: Position, cards: bool = True, line: bool = True,
 
 def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
              rankings: Sequence[str] = ("up",), solver: Optional[Solver] = None,
-             threads: int = 1, tt_mb: float = DEFAULT_TT_MB) -> dict:
+             threads: int = 1, tt_mb: float = DEFAULT_TT_MB, symmetry: bool = True) -> dict:
     """Double-dummy table: {strain: {ranking: {seat: N-S tricks when that
     seat leads to the first trick}}}.  Strains are 'S','H','D','C','NT'.
+
+    A deal that turns into itself when the seats are turned and the suits
+    renamed (a composed deal; see symmetry.py) has results that equal
+    others: with ``symmetry`` (the default) only one of each such family is
+    searched, the rest read off it.
 
     A row (one strain and ranking, the four leaders) is solved on one
     solver, its leaders in turn, so that the bounds the first leader's
@@ -287,17 +293,28 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     so the rows are solved side by side.  A thread with no row left takes
     the last two leaders of a row whose owner has not started them."""
     hands = [list(h) for h in hands]
-    rows = [(strain, ranking) for strain in strains for ranking in rankings]
+    if symmetry:
+        search, derived = table_plan(hands, strains, LEADER_ORDER)
+    else:
+        search, derived = [(strain, leader) for strain in strains for leader in LEADER_ORDER], {}
+    leaders = {strain: tuple(leader for s, leader in search if s == strain) for strain in strains}
+    rows = [(strain, ranking) for strain in strains for ranking in rankings if leaders[strain]]
     threads = max(1, min(threads, len(rows)))
     if threads == 1:
         solver = solver or Solver(tt_mb)
-        table: dict = {strain: {} for strain in strains}
-        for strain, ranking in rows:
-            table[strain][ranking] = _table_row(solver, hands, strain, ranking)
-        return table
-
-    return _threaded_table(hands, rows, [solver or Solver(tt_mb)] +
-                           [Solver(tt_mb) for _ in range(threads - 1)], strains, rankings)
+        done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
+    else:
+        done = _threaded_table(hands, rows, [solver or Solver(tt_mb)] +
+                               [Solver(tt_mb) for _ in range(threads - 1)], leaders=leaders)
+    table: dict = {strain: {} for strain in strains}
+    tricks = len(hands[0])
+    for ranking in rankings:
+        values = {(strain, leader): done[strain, ranking][leader]
+                  for strain, leader in search}
+        fill(values, derived, tricks)
+        for strain in strains:
+            table[strain][ranking] = {seat: values[strain, i] for i, seat in enumerate(SEATS)}
+    return table
 
 
 # The order in which a row's leaders are solved on one solver: the two
@@ -318,12 +335,13 @@ class _Row:
     left may take the row's second side (the last two leaders), as long as
     neither has started, and solve them in turn on its own solver."""
 
-    def __init__(self, strain: str, ranking: str):
+    def __init__(self, strain: str, ranking: str, leaders=LEADER_ORDER):
         self.strain, self.ranking = strain, ranking
         self.trump = None if strain == "NT" else strain
         self.values = [None] * 4
-        self.next = 0             # the owner's next place in LEADER_ORDER
-        self.end = 4              # the owner stops here (2 once a helper took the rest)
+        self.order = tuple(leaders)   # the leaders to solve, in LEADER_ORDER (see dd_table)
+        self.next = 0             # the owner's next place in self.order
+        self.end = len(self.order)    # the owner stops here (2 once a helper took the rest)
 
     def take(self, lock) -> int:
         """The owner's next leader (in LEADER_ORDER), -1 when none is left."""
@@ -331,15 +349,15 @@ class _Row:
             if self.next >= self.end:
                 return -1
             self.next += 1
-            return LEADER_ORDER[self.next - 1]
+            return self.order[self.next - 1]
 
-    def split(self) -> bool:
-        """Hand the last two leaders to a helper if neither has started
-        (call with the lock held)."""
-        if self.end == 4 and self.next <= 2:
+    def split(self) -> list:
+        """Hand the last two leaders to a helper if neither has started, and
+        return them (call with the lock held); [] if not."""
+        if len(self.order) == 4 and self.end == 4 and self.next <= 2:
             self.end = 2
-            return True
-        return False
+            return list(self.order[2:])
+        return []
 
 
 # Why a helper takes a row's second side whole, and only that: the first
@@ -382,8 +400,12 @@ class _Job:
 # them (the same day; the table in the README's performance section).
 
 
-def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dict] = None) -> dict:
-    """dd_table on several threads (see dd_table).  ``stats``, if given,
+def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
+                    leaders: Optional[dict] = None) -> dict:
+    """The rows (strain, ranking) of dd_table on several threads: {row:
+    [N-S tricks for each leader]}, None for a leader not asked for (``leaders``:
+    strain -> the leaders to solve, in LEADER_ORDER; all four by default).
+    ``stats``, if given,
     receives how many jobs were published, joined, and answered first by
     a joiner (for tests), and under ``"cpu"`` the CPU seconds of each
     thread, busiest first (the critical path: what two free cores would
@@ -396,8 +418,8 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
     # no-trump rows are usually the longest (on bridge-solver's hard deals
     # they were the longest row of 6 deals in 11 timed, up to 90% of the
     # table); the rows are taken in this order, the table keeps its own.
-    todo = [_Row(strain, ranking) for strain, ranking in
-            sorted(rows, key=lambda row: row[0] != "NT")]
+    todo = [_Row(strain, ranking, (leaders or {}).get(strain, LEADER_ORDER))
+            for strain, ranking in sorted(rows, key=lambda row: row[0] != "NT")]
     started: list = []
     jobs: dict = {}                # owner solver -> the _Job it searches now, or None
     owning = [len(solvers)]        # threads that may still publish jobs
@@ -414,8 +436,9 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
                 return row, None
             # no row left: the second side of the row with most leaders to start
             for row in sorted(started, key=lambda r: r.next):
-                if row.split():
-                    return row, list(LEADER_ORDER[2:])
+                side = row.split()
+                if side:
+                    return row, side
             return None
 
     def exact(solver: Solver, pos: Position, guess: int) -> int:
@@ -566,17 +589,17 @@ def _threaded_table(hands, rows, solvers, strains, rankings, stats: Optional[dic
         if stats is not None:
             stats.update(counts)
             stats["cpu"] = sorted(cpu, reverse=True)
-    done = {(r.strain, r.ranking): r.values for r in started}
-    return {strain: {ranking: dict(zip(SEATS, done[strain, ranking])) for ranking in rankings}
-            for strain in strains}
+    return {(r.strain, r.ranking): r.values for r in started}
 
 
-def _table_row(solver: Solver, hands, strain: str, ranking: str) -> dict:
-    """N-S tricks of one strain and ranking for each of the four leaders."""
+def _table_row(solver: Solver, hands, strain: str, ranking: str,
+               leaders: Sequence[int] = LEADER_ORDER) -> list:
+    """N-S tricks of one strain and ranking for each leader (seat index) in
+    ``leaders``, solved in that order; None for the others."""
     trump = None if strain == "NT" else strain
     values = [None] * 4
     guess = -1
-    for leader in LEADER_ORDER:
+    for leader in leaders:
         guess = solver.ns_value(Position.make(hands, trump, ranking, leader), guess)
         values[leader] = guess
-    return dict(zip(SEATS, values))
+    return values
