@@ -37,14 +37,15 @@ def deal_symmetries(hands: Sequence[Iterable[str]]) -> List[Symmetry]:
     """Every (r, perm) other than doing nothing under which the deal is
     itself: for each seat, its hand renamed by ``perm`` is the hand of the
     seat ``r`` places clockwise."""
-    ranks = [{suit: frozenset() for suit in SUITS} for _ in range(4)]
+    hands = [list(h) for h in hands]
     jokers = [frozenset(c for c in h if c in JOKERS) for h in hands]
-    for seat, hand in enumerate(hands):
+    ranks = []                          # seat -> suit -> the ranks it holds there
+    for hand in hands:
         by_suit: Dict[str, set] = {suit: set() for suit in SUITS}
         for card in hand:
             if card not in JOKERS:
                 by_suit[card[0]].add(card[1:])
-        ranks[seat] = {suit: frozenset(x) for suit, x in by_suit.items()}
+        ranks.append({suit: frozenset(x) for suit, x in by_suit.items()})
     found = []
     # with the seats kept (r = 0), only suits with the same cards in every
     # seat (in practice: suits gone from the deal) can swap names
