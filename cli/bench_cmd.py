@@ -71,6 +71,10 @@ def bench(
         None, "--tt-mb", min=1, metavar="MB",
         help=f"Size of the transposition table in MB (default {DEFAULT_TT_MB}; "
              f"{EXCHANGE_TT_MB} for the exchange set, as `bid`)."),
+    symmetry: bool = typer.Option(
+        True, "--symmetry/--no-symmetry",
+        help="Read the results of a symmetric deal's table off their families (the default, as "
+             "`table`); --no-symmetry searches every result, to compare the searches themselves."),
     regen_sig: bool = typer.Option(False, "--regen-signature", hidden=True,
                                    help="Rewrite tests/data/node_signature.json and exit."),
 ) -> None:
@@ -79,7 +83,7 @@ def bench(
     progress on stderr."""
     raise typer.Exit(run_bench(sets, compare_dds, save_baseline, baseline, threshold, jobs,
                                limit, json_out, tt_mb, regen_sig, repeat, compare_bs,
-                               peer_timeout))
+                               peer_timeout, symmetry))
 
 
 def _regen_signature(tt_mb: float) -> Path:
@@ -95,7 +99,8 @@ def _regen_signature(tt_mb: float) -> Path:
 
 def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
               threshold=DEFAULT_THRESHOLD, jobs=1, limit=None, json_out=False, tt_mb=None,
-              regen_sig=False, repeat=1, bridge_solver=None, peer_timeout=TIMEOUT) -> int:
+              regen_sig=False, repeat=1, bridge_solver=None, peer_timeout=TIMEOUT,
+              symmetry=True) -> int:
     """The ``bench`` command; returns the exit status."""
     # piped to a file: wide enough for the tables instead of rich's 80 columns
     out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
@@ -127,7 +132,8 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     want_sim = any(p.lower() == SIMULATE_SET for p in names)
     sets = [p for p in names if p.lower() != SIMULATE_SET]
     try:
-        reports = load_reports(sets, limit, tt_mb, bad_board) if sets or not want_sim else []
+        reports = (load_reports(sets, limit, tt_mb, bad_board, symmetry=symmetry)
+                   if sets or not want_sim else [])
         base_doc = read_baseline(baseline) if baseline is not None else None
     except BenchError as e:
         error(str(e))

@@ -1111,6 +1111,7 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
     parts: list = []
     t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
                     f"TT {fmt_tables(reports)}, empty table per deal"
+                    + ("" if all(r.symmetry for r in reports) else ", every result searched")
                     + (f", fastest of {repeat} per deal" if repeat > 1 else "") + ")",
               title_justify="left")
     for col in ("set", "deals", "total", "deals/s", "nodes", "nodes/s", "median", "p90", "max", "peak mem"):

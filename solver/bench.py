@@ -33,7 +33,7 @@ import platform
 import resource
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -116,6 +116,7 @@ class Task:
     trick: tuple = ()              # value: cards played to the current trick
     kitty: tuple = ()              # exchange: the undealt cards
     bidder: int = 0                # exchange: the bidder's seat
+    symmetry: bool = True          # table: results of a symmetric deal read off others (dd_table)
 
     @property
     def jokers(self) -> bool:
@@ -206,7 +207,8 @@ def solve_task(solver, task: Task) -> Solved:
     t0 = time.perf_counter()
     solver.clear()
     if task.kind == "table":
-        table = dd_table(task.hands, strains=STRAINS, rankings=(task.ranking,), solver=solver)
+        table = dd_table(task.hands, strains=STRAINS, rankings=(task.ranking,), solver=solver,
+                         symmetry=task.symmetry)
         values = [int(table[s][task.ranking][seat]) for s in STRAINS for seat in SEATS]
     elif task.kind == "exchange":
         values = [int(ex.books) for ex in analyse_bid(task.hands, task.kitty, task.bidder,
@@ -293,6 +295,12 @@ class SetReport:
         return sum(r.nodes for r in self.results)
 
     @property
+    def symmetry(self) -> bool:
+        """Are the tables of symmetric deals read off their families
+        (False: every result searched, ``--no-symmetry``)?"""
+        return all(t.symmetry for t in self.tasks)
+
+    @property
     def times(self) -> List[float]:
         return [r.seconds for r in self.results]
 
@@ -301,6 +309,7 @@ class SetReport:
         d = {
             "set": self.name, "file": self.path, "deals": len(self.tasks),
             "kind": sorted({t.kind for t in self.tasks}), "tt_mb": self.tt_mb,
+            "symmetry": self.symmetry,
             "time": round(self.wall, 6), "solve_time": round(st["total"], 6),
             "deals_per_s": len(self.tasks) / self.wall if self.wall else None,
             "nodes": self.nodes, "nodes_per_s": self.nodes / self.wall if self.wall else None,
@@ -418,10 +427,12 @@ class BenchError(Exception):
 
 
 def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Optional[float] = None,
-                 on_bad_board: Optional[Callable[[str], None]] = None) -> List[SetReport]:
+                 on_bad_board: Optional[Callable[[str], None]] = None,
+                 symmetry: bool = True) -> List[SetReport]:
     """The reports, still to be measured, of the sets named (set names,
     ``all`` or PBN files; see :func:`resolve_sets`), each cut to its first
-    ``limit`` deals.  A bad board of a file is passed to
+    ``limit`` deals; with ``symmetry`` False every result of a table is
+    searched, even of a symmetric deal.  A bad board of a file is passed to
     ``on_bad_board(message)`` and left out; a missing file or a file with
     no boards raises :class:`BenchError`."""
     reports: List[SetReport] = []
@@ -455,6 +466,9 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
         reports.append(SetReport(name, str(path), tasks, tt_mb=tt_mb or DEFAULT_TT_MB))
     if not reports:
         raise BenchError("no set chosen")
+    if not symmetry:
+        for rep in reports:
+            rep.tasks = [replace(t, symmetry=False) for t in rep.tasks]
     return reports
 
 

@@ -201,6 +201,25 @@ def test_bench_bad_board_is_named_and_the_others_run(tmp_path):
     assert len(doc["bad_boards"]) == 1 and "board 3" in doc["bad_boards"][0]
 
 
+def test_bench_no_symmetry_searches_every_result(tmp_path):
+    # a composed deal that turns into itself by one seat (each hand the
+    # previous seat's, the suits renamed S->H->D->C->S): by default its
+    # table is read off one of each family, --no-symmetry searches all
+    path = tmp_path / "turned.pbn"
+    path.write_text(board(1, "N:AT.K.Q.J J.AT.K.Q Q.J.AT.K K.Q.J.AT")
+                    + board(2, "N:" + " ".join(format_hand(h) for h in bench.load_set("endings")[0].hands)))
+    runs = {flag: run(["bench", "--set", str(path), "--json", *flag]) for flag in ((), ("--no-symmetry",))}
+    docs = {flag: json.loads(r.stdout) for flag, r in runs.items()}
+    assert all(r.exit_code == 0 for r in runs.values()), [r.stderr for r in runs.values()]
+    on, off = (docs[f]["sets"][0] for f in ((), ("--no-symmetry",)))
+    assert on["symmetry"] is True and off["symmetry"] is False
+    assert [d["values"] for d in on["per_deal"]] == [d["values"] for d in off["per_deal"]]
+    assert 0 < on["per_deal"][0]["nodes"] < off["per_deal"][0]["nodes"]
+    assert on["per_deal"][1]["nodes"] == off["per_deal"][1]["nodes"]     # no symmetry there
+    text = run(["bench", "--set", str(path), "--no-symmetry"])
+    assert "every result searched" in text.stdout
+
+
 # --------------------------------------------------------------------------
 # --compare-bridge-solver, with a stand-in for the binary: a script that
 # reads bridge-solver's input file and prints its output format, the values
