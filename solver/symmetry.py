@@ -91,10 +91,12 @@ def table_plan(hands: Sequence[Iterable[str]], strains: Sequence[str],
         if pair in derived:
             continue
         search.append(pair)
+        # (the symmetries form a group: every pair of this one's family is
+        # reached from it, and none was searched or read off before)
         for sym in symmetries:
             other, swap = image(pair, sym)
-            if other in want and other != pair and other not in derived and other not in search:
-                derived[other] = (pair, swap)
+            if other in want and other != pair:
+                derived.setdefault(other, (pair, swap))
     return search, derived
 
 
