@@ -156,7 +156,7 @@ cdef extern from *:
     void tt_unlock(int32_t* l) nogil
 
 cdef enum:
-    PAGE = 3          # patterns in one page of the table
+    PAGE = 3          # patterns in one page of the table (a page: 104 bytes)
     TT_DIR = 0x7FFFFFFF   # TTSlot.sub of a shape's directory slot
     TT_LEAF = 1 << 24     # TTSlot.sub bit of a split list (see tt_leaf)
     TT_SPLIT = 12         # a class slot with this many patterns of its own splits the next ones
@@ -172,7 +172,7 @@ cdef enum:
     # against 27.42 s), and a 512 MB table reached all its slots at seed 5.
     TT_SLOTS_FIRST = 1 << 16
     TT_GROW_AT = 8
-    # Pages (2 MB of them) that a shared table's stores bring into memory
+    # Pages (1.6 MB of them) that a shared table's stores bring into memory
     # ahead of use, outside the lock (see tt_store).  On this project's 2-core
     # VM a fresh 2 MB page took milliseconds to come in (512 MB written the
     # first time: 1.1-1.7 s; the second time: 0.02 s), and did so inside
@@ -183,11 +183,18 @@ cdef enum:
 
 
 cdef struct TTPattern:
+    # 32 bytes.  A suit has at most 15 cards (a trump suit with both
+    # jokers), so the two top bits of each suit's 32-bit half are never
+    # an owner field; those of the masks hold the bounds, which the
+    # comparison of owners then ignores (see tt_put).  (With the bounds
+    # in bytes of their own and padding, a pattern took 40 bytes and a page
+    # 128: the two-suited freak deal's table filled its 48 MB of pages
+    # once, and the whole process took 99 MB; now 36 MB of pages, no fill,
+    # 91 MB.  Four bytes a suit for the masks' starts instead of the masks
+    # (24-byte patterns) made every comparison a few shifts dearer: the
+    # freak deals took 20-30% longer.)
     uint64_t own[2]    # owners of the cards of suits 0,1 (own[0]) and 2,3 (own[1]); 32 bits a suit, 2 bits a card, lowest card first
-    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend
-    uint8_t lower      # N-S take at least this many tricks from this trick on
-    uint8_t upper      # N-S take at most this many tricks from this trick on
-    uint8_t pad[6]     # (padding)
+    uint64_t msk[2]    # the owner bits that matter: the top cards on which the bounds depend; in bits 30-31 and 62-63, the lower bound (msk[0]) and the upper (msk[1])
 
 
 cdef struct TTPage:
@@ -432,23 +439,49 @@ cdef inline int tt_class2(uint64_t* msk, int* sh) noexcept nogil:
     return cls
 
 
+cdef enum:
+    TT_BOUND_BITS = 30    # (and 62) see TTPattern
+
+cdef extern from *:
+    """
+    /* The owner fields of a pattern's masks, without its bounds. */
+    #define TT_CARDS 0x3FFFFFFF3FFFFFFFULL
+    """
+    uint64_t TT_CARDS
+
+
+cdef inline uint64_t tt_bound_bits(int v) noexcept nogil:
+    """A bound (0-15) in the spare bits of a mask word (see TTPattern)."""
+    return ((<uint64_t> (v & 3)) << TT_BOUND_BITS) | ((<uint64_t> ((v >> 2) & 3)) << (32 + TT_BOUND_BITS))
+
+
+cdef inline int tt_bound(uint64_t m) noexcept nogil:
+    """The bound held in a mask word (tt_bound_bits' inverse)."""
+    return <int> (((m >> TT_BOUND_BITS) & 3) | ((m >> (30 + TT_BOUND_BITS)) & 12))
+
+
 cdef inline int tt_scan(TTable* t, TTSlot* e, uint64_t* own, int need, uint64_t* msk_out) noexcept nogil:
     """Look through the patterns of list e for one that matches the
     position and answers "N-S take `need` tricks?": 1 or 0 (its masks in
-    msk_out), -1 if none."""
+    msk_out), -1 if none.  (A mask word's bound bits do not disturb the
+    comparison: the owner strings are zero there.)"""
     cdef int32_t pg = e.first
-    cdef int i, n
+    cdef int i, n, lower
+    cdef uint64_t m0, m1
     cdef TTPattern* p
     while pg >= 0:
         n = tt_ld32(&t.pages[pg].count)
         for i in range(n):
             p = &t.pages[pg].pat[i]
-            if ((p.own[0] ^ own[0]) & p.msk[0]) or ((p.own[1] ^ own[1]) & p.msk[1]):
+            m0 = p.msk[0]
+            m1 = p.msk[1]
+            if ((p.own[0] ^ own[0]) & m0) or ((p.own[1] ^ own[1]) & m1):
                 continue
-            if p.lower >= need or p.upper < need:
-                msk_out[0] = p.msk[0]
-                msk_out[1] = p.msk[1]
-                return 1 if p.lower >= need else 0
+            lower = tt_bound(m0)
+            if lower >= need or tt_bound(m1) < need:
+                msk_out[0] = m0 & TT_CARDS
+                msk_out[1] = m1 & TT_CARDS
+                return 1 if lower >= need else 0
         pg = tt_ld32(&t.pages[pg].next)
     return -1
 
@@ -520,13 +553,16 @@ cdef inline void tt_claim(TTable* t, TTSlot* e, TTShape* sp, uint32_t sub, int32
 
 cdef inline void tt_put(TTPattern* p, uint64_t o0, uint64_t o1, uint64_t* msk,
                         int lower, int upper) noexcept nogil:
-    """Write a pattern: owners (already masked), masks and bounds."""
+    """Write a pattern: owners (already masked), masks and bounds (kept
+    within 0-15, which only widens them: at most 13 tricks are left)."""
+    if lower < 0:
+        lower = 0
+    if upper > 15:
+        upper = 15
     p.own[0] = o0
     p.own[1] = o1
-    p.msk[0] = msk[0]
-    p.msk[1] = msk[1]
-    p.lower = lower
-    p.upper = upper
+    p.msk[0] = msk[0] | tt_bound_bits(lower)
+    p.msk[1] = msk[1] | tt_bound_bits(upper)
 
 
 cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint64_t* msk,
@@ -546,13 +582,17 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
     while pg >= 0:
         for i in range(t.pages[pg].count):
             p = &t.pages[pg].pat[i]
-            if p.msk[0] == msk[0] and p.msk[1] == msk[1] and p.own[0] == o0 and p.own[1] == o1:
-                if lower > p.lower:
-                    p.lower = lower
-                if upper < p.upper:
-                    p.upper = upper
+            if ((p.msk[0] & TT_CARDS) == msk[0] and (p.msk[1] & TT_CARDS) == msk[1]
+                    and p.own[0] == o0 and p.own[1] == o1):
+                # (one word written per bound: a probe of another thread
+                # reads either value, and each holds)
+                if lower > tt_bound(p.msk[0]):
+                    p.msk[0] = (p.msk[0] & TT_CARDS) | tt_bound_bits(lower)
+                if upper < tt_bound(p.msk[1]):
+                    p.msk[1] = (p.msk[1] & TT_CARDS) | tt_bound_bits(upper)
                 return 1
-            if (spare == NULL and not shared and p.lower <= lower and p.upper >= upper
+            if (spare == NULL and not shared and tt_bound(p.msk[0]) <= lower
+                    and tt_bound(p.msk[1]) >= upper
                     and (msk[0] & ~p.msk[0]) == 0 and (msk[1] & ~p.msk[1]) == 0
                     and ((p.own[0] ^ o0) & msk[0]) == 0 and ((p.own[1] ^ o1) & msk[1]) == 0):
                 spare = p
