@@ -25,7 +25,10 @@ from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
 from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_BAD, EXIT_OK, Run, file_name, make_solver
+from .runner import EXIT_BAD, Run, file_name, make_solver
+
+# The longest input line taken as a move (a card or a word fits in a few).
+MAX_LINE = 1000
 
 HELP = ("Type a card (SA, sa, S10, \u2660A, JH), or: Enter or 'best' plays a best card, "
         "'undo' takes a move back, 'hint' names the best cards, 'quit' ends.")
@@ -77,7 +80,7 @@ def play(
     session.auto_forced = auto_forced
     session.clear = run.out.is_terminal and sys.stdin.isatty()
     session.loop()
-    raise typer.Exit(EXIT_OK)
+    raise typer.Exit(run.status)
 
 
 # --------------------------------------------------------------------------
@@ -329,7 +332,12 @@ class Session:
                 prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
             self.run.out.print(prompt, end="")
             sys.stdout.flush()
-            line = sys.stdin.readline()
+            line = sys.stdin.readline(MAX_LINE + 1)
+            if len(line) > MAX_LINE:         # not a move (and maybe no end: /dev/zero)
+                self.say(Text(""))
+                self.run.error("", f"an input line longer than {MAX_LINE} characters: "
+                                   "the play ends")
+                return
             if not line:                     # end of input
                 self.say(Text(""))
                 if not pos.is_over():

@@ -611,6 +611,10 @@ def _quiet_dask_logs() -> None:
             logger.setLevel(logging.WARNING)
 
 
+# The most of a Dask scheduler file read (characters).
+_SCHEDULER_FILE_CHARS = 1 << 20
+
+
 def _scheduler_address(where: str) -> str:
     """The address to connect to: ``where`` itself, or the ``address`` of
     the scheduler file ``where``."""
@@ -624,7 +628,12 @@ def _scheduler_address(where: str) -> str:
                          f"nor a scheduler file")
     try:
         with open(where, encoding="utf-8") as f:
-            info = json.load(f)
+            # (a few hundred bytes; a bigger file is not one, and a device
+            # such as /dev/zero is not read for ever)
+            text = f.read(_SCHEDULER_FILE_CHARS + 1)
+        if len(text) > _SCHEDULER_FILE_CHARS:
+            raise ValueError("too big")
+        info = json.loads(text)
     except FileNotFoundError:
         raise BatchError(f"scheduler file {where}: no such file") from None
     except IsADirectoryError:

@@ -472,10 +472,20 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
     return reports
 
 
+# A baseline holds a few numbers per deal (the shipped sets: about 60 KB);
+# a file bigger than this is not one (and /dev/zero is not read for ever).
+MAX_BASELINE_BYTES = 64 << 20
+
+
 def read_baseline(path) -> dict:
     """A baseline saved by ``--save-baseline`` (:func:`baseline_json`)."""
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            data = f.read(MAX_BASELINE_BYTES + 1)
+        if len(data) > MAX_BASELINE_BYTES:
+            raise BenchError(f"baseline {path}: more than {MAX_BASELINE_BYTES >> 20} MB: "
+                             "not a baseline saved by --save-baseline")
+        doc = json.loads(data.decode("utf-8"))
     except OSError as e:
         raise BenchError(f"baseline {path}: {e.strerror or e}") from None
     except ValueError as e:

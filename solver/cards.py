@@ -96,6 +96,12 @@ def sort_key(card: str, ranking: str = "up") -> tuple:
     return (SUITS.index(card[0]), -power(card, None, ranking))
 
 
+# sort_key of every card for each ranking, made once (sorting a Deal's
+# hands by calling sort_key for each card was most of the time it took to
+# read a big PBN file).
+_SORT_KEYS = {r: {c: sort_key(c, r) for c in _ALL_CARDS} for r in _ORDER}
+
+
 def card_runs(cards: Iterable[str], mine: set, others: Optional[set] = None) -> list[list[str]]:
     """The runs of ``mine`` in ``cards`` (one suit, highest first): a card of
     ``mine`` extends the current run, a card of ``others`` (by default any
@@ -115,6 +121,12 @@ def card_runs(cards: Iterable[str], mine: set, others: Optional[set] = None) -> 
 
 
 def sort_cards(cards: Iterable[str], ranking: str = "up") -> list[str]:
+    keys = _SORT_KEYS.get(ranking)
+    if keys is not None:
+        try:
+            return sorted(cards, key=keys.__getitem__)
+        except KeyError:        # not a card name: sort_key says what is wrong
+            pass
     return sorted(cards, key=lambda c: sort_key(c, ranking))
 
 

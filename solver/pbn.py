@@ -51,7 +51,9 @@ alphabetically.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Optional, Sequence
@@ -96,6 +98,16 @@ _TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 # Control bytes that do not belong in a text file (tab, LF, VT, FF, CR and
 # the DOS end-of-file mark ^Z are allowed).
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26)) + b"\x7f"
+
+# The most a file (or standard input) may hold, in MB; WHIST_SOLVE_MAX_INPUT_MB
+# sets another.  A file is read whole before its boards are: 100,000
+# deals of `deal --count` (19.4 MB) took 36 s and 0.76 GB of memory to
+# read, so 64 MB is some 330,000 boards and about 2.5 GB; an endless
+# input (`/dev/zero`, `yes | whist-solve -`) ends here instead of taking
+# all the memory there is.
+MAX_INPUT_MB = 64
+# Read this much at a time: binary data (a NUL byte) ends the reading.
+_READ_CHUNK = 1 << 20
 
 
 @dataclass
@@ -179,6 +191,12 @@ def _scan(text: str) -> Iterator[list[_Tok]]:
                 toks.append(_Tok(ch, ch, ch, ln, i))
                 i += 1
             elif ch == '"':
+                j = line.find('"', i + 1)
+                if j >= 0 and "\\" not in line[i + 1:j]:
+                    # no escape before the closing quote: the text as it is
+                    toks.append(_Tok("str", line[i + 1:j], line[i:j + 1], ln, i))
+                    i = j + 1
+                    continue
                 j, buf = i + 1, []
                 while j < n and line[j] != '"':
                     if line[j] == "\\" and j + 1 < n and line[j + 1] in '"\\':
@@ -369,18 +387,66 @@ def _binary_start(data: bytes) -> Optional[int]:
 
 
 def _looks_utf16(data: bytes) -> bool:
+    """Does ``data`` look like UTF-16 text without its byte order mark: NUL
+    bytes in most odd places or most even places, but not both (all NUL
+    is no text at all)?"""
     half = max(1, len(data) // 2)
-    return data[1::2].count(0) > 0.4 * half or data[0::2].count(0) > 0.4 * half
+    return (data[1::2].count(0) > 0.4 * half) != (data[0::2].count(0) > 0.4 * half)
 
 
-def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None) -> str:
+def input_limit() -> int:
+    """The most bytes a PBN input may hold (MAX_INPUT_MB, or the
+    environment's WHIST_SOLVE_MAX_INPUT_MB)."""
+    raw = os.environ.get("WHIST_SOLVE_MAX_INPUT_MB", "").strip()
+    mb = float(MAX_INPUT_MB)
+    if raw:
+        try:
+            mb = float(raw)
+        except ValueError:
+            raise WhistError(f"WHIST_SOLVE_MAX_INPUT_MB={raw!r}: not a number of MB") from None
+        if not mb > 0:
+            raise WhistError(f"WHIST_SOLVE_MAX_INPUT_MB={raw!r}: must be more than 0")
+    return int(mb * (1 << 20))
+
+
+def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
+    """(the bytes of the binary stream ``f``, whether the reading stopped
+    at binary data before the end): read in pieces, it stops at the first
+    piece holding a NUL byte (unless the input starts with a UTF-16 or
+    UTF-32 byte order mark), since nothing after it is read as PBN; more
+    than ``limit`` bytes (default :func:`input_limit`) raise
+    :class:`WhistError`."""
+    limit = input_limit() if limit is None else limit
+    parts: list = []
+    total = 0
+    wide = None             # a UTF-16/32 byte order mark: NUL bytes are text
+    while True:
+        piece = f.read(_READ_CHUNK)
+        if not piece:
+            return b"".join(parts), False
+        parts.append(piece)
+        total += len(piece)
+        if wide is None and total >= 4:
+            head = b"".join(parts)[:4]
+            wide = any(head.startswith(bom) for bom, _codec in _BOMS)
+        if wide is False and b"\x00" in piece:
+            return b"".join(parts), True
+        if total > limit:
+            raise WhistError(f"{name}: more than {limit / (1 << 20):g} MB: not read (split it into "
+                             "smaller files, or set WHIST_SOLVE_MAX_INPUT_MB)")
+
+
+def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None,
+               size: Optional[int] = None) -> str:
     """The text of a PBN file: UTF-8 (with or without BOM), each line that
     is not valid UTF-8 read as ISO-8859-1 (PBN's official character set);
     UTF-16 and UTF-32 with their byte order mark.  Binary data raises
     :class:`WhistError` naming the file; when ``problems`` is a list and
     the binary data comes after some text (a truncated or corrupt file),
     the text before it is returned and the problem, with its line number,
-    added to ``problems``."""
+    added to ``problems``.  ``size``: the whole input's length when
+    ``data`` is only its start (the reading stopped at binary data), -1
+    if that is not known."""
     text = _bom_text(data, filename)
     if text is not None:
         return text
@@ -390,8 +456,9 @@ def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None) -> s
             hint = "; UTF-16 without a byte order mark?" if _looks_utf16(data) else ""
             raise WhistError(f"{filename}: not a PBN text file (binary data){hint}")
         line = data.count(b"\n", 0, start) + 1
+        size = len(data) if size is None else size
         problems.append(f"line {line}: binary data from here to the end of the file "
-                        f"({len(data) - start} bytes not read)")
+                        + (f"({size - start} bytes not read)" if size >= start else "(not read)"))
         data = data[:start]
     try:
         return data.decode("utf-8-sig")
@@ -416,14 +483,19 @@ def read_pbn_file(path: str) -> list[Board]:
         if sys.stdin is None or stdin is None:
             raise WhistError("<stdin>: standard input is closed")
         try:
-            data = stdin.read()
+            data, cut = read_limited(stdin, name)
         except OSError as e:
             raise WhistError(f"<stdin>: cannot read standard input ({e.strerror or e})") from None
+        size = -1 if cut else None
     else:
         name = path
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data, cut = read_limited(f, name)
+                size = None
+                if cut:
+                    st = os.fstat(f.fileno())
+                    size = st.st_size if stat.S_ISREG(st.st_mode) else -1
         except FileNotFoundError:
             raise WhistError(f"{path}: no such file") from None
         except IsADirectoryError:
@@ -433,7 +505,7 @@ def read_pbn_file(path: str) -> list[Board]:
         except OSError as e:
             raise WhistError(f"{path}: cannot read the file ({e.strerror or e})") from None
     problems: list[str] = []
-    text = decode_pbn(data, name, problems)
+    text = decode_pbn(data, name, problems, size)
     if not text.strip(_SPACE + "\r\n\ufeff"):
         raise WhistError(f"{name}: empty file (no PBN boards)")
     return PbnBoards(read_pbn(text, name), problems)

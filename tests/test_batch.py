@@ -273,6 +273,13 @@ def test_bad_scheduler_files(tmp_path):
     junk.write_text("not json")
     with pytest.raises(BatchError, match="not a Dask scheduler file"):
         list(run_map(_table, [], backend_for(scheduler=str(junk))))
+    big = tmp_path / "big.json"
+    big.write_text('{"address": "tcp://127.0.0.1:1", "pad": "' + "x" * (1 << 20) + '"}')
+    with pytest.raises(BatchError, match="not a Dask scheduler file"):
+        list(run_map(_table, [], backend_for(scheduler=str(big))))
+    if os.path.exists("/dev/zero"):         # an endless file: not read for ever
+        with pytest.raises(BatchError, match="not a Dask scheduler file"):
+            list(run_map(_table, [], backend_for(scheduler="/dev/zero")))
     empty = tmp_path / "empty.json"
     empty.write_text("{}")
     with pytest.raises(BatchError, match="no scheduler address"):

@@ -21,7 +21,7 @@ from support.cli_run import board, json_lines, run
 
 from whist_solve.board import Board
 from whist_solve.errors import WhistError
-from whist_solve.pbn import read_pbn
+from whist_solve.pbn import read_pbn, read_pbn_file
 from whist_solve.vocab import parse_contract
 
 # A two-card ending at no-trump, North to lead (N-S take 2 with SA, S2).
@@ -153,6 +153,18 @@ def test_bench_baseline_that_is_not_one(tmp_path):
         no_traceback(err)
         assert status == 2, err
         assert "baseline" in err
+
+
+def test_bench_baseline_too_big_to_be_one(tmp_path, monkeypatch):
+    from whist_solve import bench
+    from whist_solve.bench import BenchError, read_baseline
+    monkeypatch.setattr(bench, "MAX_BASELINE_BYTES", 1000)
+    path = write(tmp_path, "big.json", '{"sets": {}, "pad": "' + "x" * 2000 + '"}')
+    with pytest.raises(BenchError, match="more than"):
+        read_baseline(path)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(BenchError, match="/dev/zero: more than"):
+            read_baseline("/dev/zero")
 
 
 def test_bench_save_baseline_to_a_folder_or_a_missing_folder(tmp_path):
@@ -371,3 +383,76 @@ def test_good_boards_then_binary_bytes(tmp_path):
     assert [o["board"] for o in json_lines(result)] == ["1", "2"]
     n_lines = good.count("\n") + 1
     assert f"line {n_lines}" in result.stderr and "binary" in result.stderr, result.stderr
+
+
+# ---- 13: inputs too big, or without end ------------------------------------------------
+
+def test_good_boards_then_a_long_binary_tail_is_not_read_to_its_end(tmp_path):
+    # 8 MB of NUL bytes after the boards (a sparse file), with a 1 MB limit:
+    # the reading stops at the first NUL, so the limit is never reached, and
+    # the message still counts the bytes left unread
+    good = GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]')
+    path = tmp_path / "tail.pbn"
+    path.write_bytes(good.encode())
+    with open(path, "r+b") as f:
+        f.truncate(len(good.encode()) + (8 << 20))
+    status, out, err = cli("solve", str(path), "--json", env={"WHIST_SOLVE_MAX_INPUT_MB": "1"})
+    assert status == 2, err
+    assert [json.loads(line)["board"] for line in out.splitlines()] == ["1", "2"]
+    assert f"{8 << 20} bytes not read" in err and "binary" in err, err
+    assert "more than" not in err
+    no_traceback(err)
+
+
+def test_a_file_over_the_input_limit_is_refused_and_the_others_are_solved(tmp_path):
+    small = write(tmp_path, "small.pbn", GOOD)
+    big = write(tmp_path, "big.pbn", (GOOD + "\n") * 20000)      # about 1.6 MB
+    status, out, err = cli("solve", big, small, "--json", env={"WHIST_SOLVE_MAX_INPUT_MB": "1"})
+    assert status == 2
+    assert "big.pbn: more than 1 MB: not read" in err, err
+    assert [json.loads(line)["board"] for line in out.splitlines()] == ["1"]
+    no_traceback(err)
+    # the same file within the default limit is read whole
+    assert len(read_pbn_file(big)) == 20000
+
+
+def test_endless_standard_input_stops_at_the_limit():
+    # 4.8 MB offered; the reader leaves at 2 MB (the rest of the input is
+    # never taken: the command does not wait for an end)
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "solve", "-"],
+                       input=b'[Board "1"]\n' * 400000, capture_output=True, timeout=120,
+                       env=dict(os.environ, WHIST_SOLVE_MAX_INPUT_MB="2"))
+    err = p.stderr.decode()
+    assert p.returncode == 2, err
+    assert "<stdin>: more than 2 MB: not read" in err, err
+    no_traceback(err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_binary_devices_are_refused_at_once(device):
+    status, out, err = cli("solve", device, timeout=60)
+    assert status == 2
+    assert f"{device}: not a PBN text file (binary data)" in err, err
+    assert "UTF-16" not in err
+    no_traceback(err)
+
+
+def test_utf16_file_longer_than_a_read_is_read_whole(tmp_path):
+    # NUL bytes are text in a UTF-16 file with its byte order mark: the
+    # reading does not stop at them (the file is several read pieces long)
+    boards = "".join(board(str(i), TWO, '[Trump "NT"]', '[Leader "N"]') for i in range(1, 12001))
+    data = ("\ufeff" + boards).encode("utf-16-le")
+    assert len(data) > 1 << 20            # the size of one read
+    path = write(tmp_path, "long16.pbn", data)
+    got = read_pbn_file(path)
+    assert len(got) == 12000 and not got.problems
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-3"])
+def test_bad_input_limit_setting_is_a_clear_error(tmp_path, value):
+    path = write(tmp_path, "a.pbn", GOOD)
+    status, out, err = cli("solve", path, env={"WHIST_SOLVE_MAX_INPUT_MB": value})
+    assert status == 2
+    assert "WHIST_SOLVE_MAX_INPUT_MB" in err, err
+    no_traceback(err)

@@ -148,6 +148,18 @@ def test_bad_input(tmp_path, pbn):
     assert "board 1" in r.stderr and "SA" in r.stderr
 
 
+def test_an_endless_input_line_ends_the_play(pbn):
+    # (as from /dev/zero: no end of line ever comes; the line is not read
+    # whole, so memory stays small)
+    r = run(["play", pbn], input="SA\n" + "x" * 5000 + "\nquit\n")
+    assert r.exit_code == 2
+    assert "an input line longer than 1000 characters" in r.stderr
+    assert "Traceback" not in r.stderr
+    # a move, then a line just under the limit, is an unknown card, not an error
+    r = run(["play", pbn], input="SA\n" + "x" * 900 + "\nquit\n")
+    assert r.exit_code == 0, r.stderr
+
+
 # --------------------------------------------------------------------------
 # The screen: 80 x 24, the message kept, the kitty, --auto-forced, the summary.
 
