@@ -121,6 +121,7 @@ def card_runs(cards: Iterable[str], mine: set, others: Optional[set] = None) -> 
 
 
 def sort_cards(cards: Iterable[str], ranking: str = "up") -> list[str]:
+    cards = list(cards)     # (an iterator would be used up by a failed first try)
     keys = _SORT_KEYS.get(ranking)
     if keys is not None:
         try:

@@ -80,6 +80,13 @@ def test_suits_and_power():
 def test_sort_cards():
     assert sort_cards(["S2", "JL", "HA", "SA", "SK", "JH"]) == ["SA", "SK", "S2", "HA", "JH", "JL"]
     assert sort_cards(["S2", "SK", "SA", "S3"], "down") == ["SA", "S2", "S3", "SK"]
+    # any iterable, and the same answer for a name that is not a card as
+    # for a list (the table of keys misses it; a generator must not come
+    # back empty)
+    assert sort_cards(c for c in ["S2", "JL", "SA"]) == ["SA", "S2", "JL"]
+    for bad in (["SA", "XX"], (c for c in ["SA", "XX"])):
+        with pytest.raises(ValueError):
+            sort_cards(bad)
 
 
 # ---------------------------------------------------------------- following
