@@ -68,3 +68,18 @@ def cluster():
     finally:
         client.close()
         lc.close()
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_reaches_children():
+    """Each test starts with Ctrl-C handled as Python does by default.  A
+    process inherits an ignored SIGINT from its parent and keeps it, so a
+    test worker left with SIGINT ignored (by a library set up earlier in
+    the same worker) would start every command of the tests that send it
+    Ctrl-C deaf to it: those tests would wait for an exit that never comes."""
+    import signal
+    import threading
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
