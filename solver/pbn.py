@@ -370,6 +370,10 @@ def _bom_text(data: bytes, filename: str) -> Optional[str]:
     return None
 
 
+# The opening of a tag pair, `[Name "`, in bytes (see decode_pbn).
+_TAG_OPEN_RE = re.compile(rb'\[[ \t]*[A-Za-z0-9_]+[ \t]+"')
+
+
 def _binary_start(data: bytes) -> Optional[int]:
     """Where binary data starts (the start of the first line holding a NUL
     byte, or of the first line with a control byte when they are not rare),
@@ -443,7 +447,7 @@ def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None,
     is not valid UTF-8 read as ISO-8859-1 (PBN's official character set);
     UTF-16 and UTF-32 with their byte order mark.  Binary data raises
     :class:`WhistError` naming the file; when ``problems`` is a list and
-    the binary data comes after some text (a truncated or corrupt file),
+    the binary data comes after some tags (a truncated or corrupt file),
     the text before it is returned and the problem, with its line number,
     added to ``problems``.  ``size``: the whole input's length when
     ``data`` is only its start (the reading stopped at binary data), -1
@@ -453,7 +457,9 @@ def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None,
         return text
     start = _binary_start(data)
     if start is not None:
-        if start == 0 or problems is None or not data[:start].strip():
+        # Text before the binary data counts only if it holds a tag: random
+        # bytes often have a line end before their first control byte.
+        if start == 0 or problems is None or not _TAG_OPEN_RE.search(data, 0, start):
             hint = "; UTF-16 without a byte order mark?" if _looks_utf16(data) else ""
             raise WhistError(f"{filename}: not a PBN text file (binary data){hint}")
         line = data.count(b"\n", 0, start) + 1

@@ -777,6 +777,12 @@ def test_binary_junk(tmp_path):
     ctl.write_bytes(b"\x01\x02\x03\x04\x05[Event \"x\"]")
     with pytest.raises(WhistError, match="binary"):
         read_pbn_file(str(ctl))
+    # random bytes with a line end before their first control byte: no
+    # tag before it, so no text before the binary data either
+    noise = tmp_path / "noise.pbn"
+    noise.write_bytes(b"\xf3\xa9 \xe1\n\xc4\x01\x00\x9b" * 100)
+    with pytest.raises(WhistError, match=r"noise\.pbn: not a PBN text file \(binary data\)"):
+        read_pbn_file(str(noise))
 
 
 def test_latin1_and_utf8_lines(tmp_path):
