@@ -506,3 +506,31 @@ def test_completion_options():
     code = "import sys; sys.argv[0] = 'whist-solve'; from whist_solve.cli.main import main; main()"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.split() == ["table"]
+
+
+def test_a_run_loads_only_the_command_it_runs(monkeypatch):
+    """``whist-solve table F`` imports the table command's module and not
+    the others; the main help, an option first and shell completion load
+    every command, and a word that is no command goes to ``solve``."""
+    import subprocess
+    import sys
+
+    from whist_solve.cli.main import COMMANDS, commands_for, make_app
+    monkeypatch.delenv("_WHIST_SOLVE_COMPLETE", raising=False)
+    assert commands_for(["table", "x.pbn"]) == ["table"]
+    assert commands_for(["x.pbn"]) == commands_for(["-"]) == commands_for(["tabel"]) == ["solve"]
+    assert commands_for([]) is None and commands_for(["--help"]) is None
+    assert commands_for(["--json", "x.pbn"]) is None
+    assert [c.name for c in make_app(["bid"]).registered_commands] == ["bid"]
+    assert [c.name for c in make_app().registered_commands] == list(COMMANDS)
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: sys.stderr.write('LOADED ' + ' '.join(sorted(\n"
+            "    m.rsplit('.', 1)[1] for m in sys.modules if m.endswith('_cmd'))) + '\\n'))\n"
+            "sys.argv = ['whist-solve', 'table', sys.argv[1], '--threads', '1']\n"
+            "from whist_solve.cli.main import main; main()\n")
+    p = subprocess.run([sys.executable, "-c", code, EXAMPLES], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "LOADED table_cmd\n" in p.stderr
+    monkeypatch.setenv("_WHIST_SOLVE_COMPLETE", "complete_bash")
+    assert commands_for(["table"]) is None
