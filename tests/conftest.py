@@ -71,15 +71,19 @@ def cluster():
 
 
 @pytest.fixture(autouse=True)
-def _ctrl_c_reaches_children():
-    """Each test starts with Ctrl-C handled as Python does by default.  A
-    process inherits an ignored SIGINT from its parent and keeps it, so a
-    test worker left with SIGINT ignored (by a library set up earlier in
-    the same worker) would start every command of the tests that send it
-    Ctrl-C deaf to it: those tests would wait for an exit that never comes."""
+def _signals_reach_children():
+    """Each test starts with Ctrl-C and hang-up handled as Python does by
+    default.  A process inherits an ignored signal from its parent and
+    keeps it: a test run started in the background of a shell without job
+    control (SIGINT ignored) or under ``nohup`` (SIGHUP ignored) would
+    start every command of the tests that send those signals deaf to them,
+    and the command line rightly keeps ignoring what it was started
+    ignoring: those tests would wait for an exit that never comes."""
     import signal
     import threading
-    if (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+            signal.signal(signal.SIGHUP, signal.SIG_DFL)
     yield
