@@ -245,13 +245,18 @@ def make_app(names: Optional[List[str]] = None) -> typer.Typer:
     return app
 
 
+# Set when the shell asks for completions (click's name for it, from the
+# program's name).
+_COMPLETE_VAR = "_WHIST_SOLVE_COMPLETE"
+
+
 def commands_for(args: List[str]) -> Optional[List[str]]:
     """The commands a run with these arguments needs: the one it names,
     ``solve`` for a file name (or any word that is not an option: a
     mistyped command is refused by name, see _DefaultSolveGroup), every
     command (None) for the main help, ``--version``, an option first, and
     shell completion."""
-    if not args or any(v.endswith("_COMPLETE") for v in os.environ if v.startswith("_")):
+    if not args or _COMPLETE_VAR in os.environ:
         return None
     if args[0] in COMMANDS:
         return [args[0]]
