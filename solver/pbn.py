@@ -371,7 +371,7 @@ def _bom_text(data: bytes, filename: str) -> Optional[str]:
 
 
 # The opening of a tag pair, `[Name "`, in bytes (see decode_pbn).
-_TAG_OPEN_RE = re.compile(rb'\[[ \t]*[A-Za-z0-9_]+[ \t]+"')
+_TAG_OPEN_RE = re.compile(rb'\[[ \t]*' + _TAG_NAME_RE.pattern.encode() + rb'[ \t]+"')
 
 
 def _binary_start(data: bytes) -> Optional[int]:
