@@ -44,7 +44,7 @@ from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
-from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped
+from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
@@ -682,7 +682,7 @@ cdef class Core:
     def stop_jobs(self):
         """Count every job this core has handed out as done: its search
         and the guests' on them stop at once (for an interrupt)."""
-        tt_st32(&self.c.own_split.done, self.c.own_split.issued)
+        split_done_upto(&self.c.own_split.done, self.c.own_split.issued)
 
     @property
     def job_done(self):
@@ -696,7 +696,13 @@ cdef class Core:
         to join the searches this core runs."""
         tt_st32(&self.c.own_tt.want_share, 1)
 
-    def search_job(self, int target, int job):
+    def finish_job(self, int job):
+        """Count job ``job`` of this core's own table (and every earlier
+        one) as done: the cores searching it stop at their next move, as
+        when one of them finishes it (search_job)."""
+        split_done_upto(&self.c.own_split.done, job)
+
+    def search_job(self, int target, int job, bint publish=True):
         """can_take(target) as job number ``job`` (from the table owner's
         next_job) of the cores searching this table: cores that search one
         position for one target at once, each with its own search (see
@@ -706,7 +712,10 @@ cdef class Core:
         because the table filled up (unshare, and join again once the
         host has made room: share_from returns False until then).  The
         position must be set, and a guest must share the table before it
-        sets it."""
+        sets it.  Without ``publish`` a search that finishes does not count
+        its job done (the caller does, with the owner's finish_job, when
+        that is right: a search ahead of the owner's, whose later number
+        would stop the owner's own job)."""
         cdef Ctx* c = self.c
         cdef int r
         if job == 0:
@@ -721,7 +730,8 @@ cdef class Core:
             return -2
         if split_stopped(c.sp, job):
             return -1
-        tt_st32(&c.sp.done, job)
+        if publish:
+            split_done_upto(&c.sp.done, job)
         return r
 
     def set_position(self, hands, int trump, int leader, trick=()):

@@ -36,9 +36,20 @@ cdef extern from *:
        acquire/release (_tt.pxd's tt_ld32, tt_st32). */
     static inline uint64_t split_ld64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void split_st64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    /* `done` only ever moves forward (as serial numbers): a core that
+       finishes an earlier job after a later one was counted done does not
+       bring the later one back to life. */
+    static inline void split_done_upto(int32_t* done, int32_t job) {
+        int32_t old = __atomic_load_n(done, __ATOMIC_ACQUIRE);
+        while ((int32_t) ((uint32_t) job - (uint32_t) old) > 0
+               && !__atomic_compare_exchange_n(done, &old, job, 1, __ATOMIC_RELEASE,
+                                               __ATOMIC_ACQUIRE)) {
+        }
+    }
     """
     uint64_t split_ld64(const uint64_t* p) nogil
     void split_st64(uint64_t* p, uint64_t v) nogil
+    void split_done_upto(int32_t* done, int32_t job) nogil
 
 cdef enum:
     # Entries of the map of moves in progress: each core marks at most one

@@ -381,23 +381,85 @@ class _Stopped(Exception):
 class _Job:
     """One null-window search of a table being solved by several threads:
     its owner publishes it, and a thread with nothing left of its own may
-    search it at once in the owner's table (Core.search_job)."""
+    search it at once in the owner's table (Core.search_job).  A
+    speculative job (``ahead``) is a helper's test of another target of
+    the owner's position, the one the owner would test next."""
 
-    def __init__(self, pos: Position, target: int, number: int):
+    def __init__(self, pos: Position, target: int, number: int, ahead: bool = False):
         self.pos, self.target, self.number = pos, target, number
+        self.ahead = ahead
         self.result: Optional[int] = None
         self.failed = False       # a joiner stopped without an answer (an error)
         self.searchers = 0        # joiners searching it now
+        self.owner_in = False     # (ahead) the owner searches it too now
 
 
-# Why idle threads join the owners' searches, after the rows and the second
-# sides are all taken: one row often holds most of a table (the no-trump row
-# of bridge-solver's hard deal 4 took 14.4 s of its 17.0 s), and one
-# null-window search of it 4.9 s, so that splitting the table by rows and
-# sides left one thread working alone for seconds.  Whole process, three
-# alternating rounds, the 19 hard deals' tables over one second: two threads
-# took 0.55-0.79 of one thread's time before the joins, 0.57-0.65 with
-# them (the same day; the table in the README's performance section).
+class _Exact:
+    """One exact value an owner is finding by null-window tests
+    (Solver.ns_value's), published for the idle threads: the values still
+    possible (lo to hi), the direction of the last answer, the owner's
+    test now and a helper's test ahead of it."""
+
+    def __init__(self, pos: Position, lo: int, hi: int):
+        self.pos, self.lo, self.hi = pos, lo, hi
+        self.up = True                       # the last answer was a yes
+        self.job: Optional[_Job] = None      # the owner's test now
+        self.ahead: Optional[_Job] = None    # a helper's test of another target
+
+    def open(self, target: int) -> bool:
+        """Would the answer for ``target`` still tell something?"""
+        return self.lo < target <= self.hi
+
+    def settle(self, target: int, r: int) -> None:
+        if r:
+            self.lo = max(self.lo, target)
+        else:
+            self.hi = min(self.hi, target - 1)
+        self.up = bool(r)
+
+    def next_target(self) -> int:
+        """After a yes, one more than proved; after a no, the most still
+        possible (as Solver.ns_value goes)."""
+        return self.lo + 1 if self.up else self.hi
+
+    def ahead_target(self) -> Optional[int]:
+        """The target a helper should test beside the owner's: the one the
+        owner tests next if its answer goes the way of the last one (else
+        the other side), None if neither would tell anything."""
+        job = self.job
+        if job is None or self.ahead is not None:
+            return None
+        t = job.target
+        for target in ((t + 1, t - 1) if self.up else (t - 1, t + 1)):
+            if self.open(target):
+                return target
+        return None
+
+
+# How idle threads help, once the rows and the second sides are all taken:
+# one row often holds most of a table, and one value of it most of the row
+# (the four-void freak deal, searched with its symmetry: one no-trump value,
+# three null-window tests of 4.4M, 17.7M and 2.5M nodes, is 24.6M of the
+# table's 31.7M).  An idle thread tests, in the owner's table, the target
+# the owner will test next if its answer goes the way of the last one
+# (_Exact.ahead_target): the bounds it stores hold for any target, its
+# answer narrows the value, and if the owner does come to that test it
+# joins the helper's search of it instead of starting its own.
+#
+# Before, idle threads searched the owner's test now beside it (after the
+# "simplified ABDADA" scheme: _split.pxd).  Measured in this process, the
+# nodes of the busier thread over one thread's (the critical path, which
+# this VM's changing speed moves less than the times):
+#   four-void deal, three rounds each: tests ahead alone 0.69, 0.71, 0.69;
+#   ahead and same-test joins 0.81, 1.08, 0.88; same-test joins alone (as
+#   before) 0.85, 0.72.  Two searches of one test fill the shared table
+#   up, and the guest, evicted, starts its search again.
+#   bridge-solver's 19 hard deals, in all: 0.60 ahead alone, 0.56 with
+#   same-test joins too, 0.59 before.
+# So on two threads the helper only tests ahead: the steadier, and the
+# worst deal's path the shortest.  A third thread and beyond joins the
+# owner's test now beside a test ahead (there is one test ahead at a time:
+# the job numbers of a table are one watermark, see _split.pxd).
 
 
 def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
@@ -421,10 +483,10 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     todo = [_Row(strain, ranking, (leaders or {}).get(strain, LEADER_ORDER))
             for strain, ranking in sorted(rows, key=lambda row: row[0] != "NT")]
     started: list = []
-    jobs: dict = {}                # owner solver -> the _Job it searches now, or None
+    exacts: dict = {}              # owner solver -> the _Exact it is finding now
     owning = [len(solvers)]        # threads that may still publish jobs
     stopping = [False]             # an interrupt: every thread stops its search and leaves
-    counts = {"jobs": 0, "joined": 0, "answered": 0}
+    counts = {"jobs": 0, "joined": 0, "answered": 0, "ahead": 0}
     cpu: list = []                 # each thread's CPU seconds
 
     def next_work():
@@ -442,8 +504,10 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             return None
 
     def exact(solver: Solver, pos: Position, guess: int) -> int:
-        """solver.ns_value(pos, guess), each null-window search published
-        as a job that idle threads may join."""
+        """solver.ns_value(pos, guess), each null-window test published as
+        a job that idle threads may join, and the value being found
+        published so that an idle thread may test the next target ahead
+        of the owner (see join)."""
         core = solver._core
         trump = pos.trump
         with cond:
@@ -451,38 +515,76 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             while solver._sig != trump and core.guests:
                 cond.wait()
         solver._load(pos)
-        lo, hi = 0, pos.tricks_left
+        hi = pos.tricks_left
         if guess < 0:
             guess = (hi + 1) // 2
-        while lo < hi:
-            t = min(max(guess, lo + 1), hi)
-            job = _Job(pos, t, core.next_job())
+        ex = _Exact(pos, 0, hi)
+        t = min(max(guess, 1), hi)
+        with cond:
+            exacts[solver] = ex
+        try:
+            while True:
+                with cond:
+                    if stopping[0]:
+                        raise _Stopped()
+                    if ex.lo >= ex.hi:
+                        return ex.lo
+                    if not ex.open(t):
+                        t = ex.next_target()
+                    ahead = ex.ahead
+                    if ahead is not None and ahead.target == t and ahead.result is None \
+                            and not ahead.failed:
+                        job = ahead                 # search it beside the helper
+                        job.owner_in = True
+                    else:
+                        if ahead is not None:
+                            stop_ahead(core, ex)
+                        job = _Job(pos, t, core.next_job())
+                    counts["jobs"] += 1
+                    ex.job = job
+                    cond.notify_all()
+                r = core.search_job(t, job.number)
+                with cond:
+                    ex.job = None
+                    job.owner_in = False
+                    if stopping[0]:
+                        raise _Stopped()
+                    if r < 0:
+                        # another core finished first (its answer comes with
+                        # its leaving), or a helper's answer ahead made this
+                        # test useless; if neither, the owner searches again
+                        while job.result is None and not job.failed and job.searchers \
+                                and ex.open(t):
+                            cond.wait()
+                        r = job.result
+                    elif job.result is None:
+                        job.result = r
+                    if r is not None:
+                        ex.settle(t, r)
+                        if ex.ahead is job:
+                            ex.ahead = None
+                        if ex.ahead is not None and not ex.open(ex.ahead.target):
+                            stop_ahead(core, ex)
+                    elif not ex.open(t):
+                        continue
+                if r is None:
+                    r = core.can_take(t)
+                    with cond:
+                        ex.settle(t, r)
+                t = ex.next_target()
+        finally:
             with cond:
-                if stopping[0]:
-                    raise _Stopped()
-                counts["jobs"] += 1
-                jobs[solver] = job
-                cond.notify_all()
-            r = core.search_job(t, job.number)
-            with cond:
-                jobs[solver] = None
-                if stopping[0]:
-                    raise _Stopped()
-                if r < 0:
-                    # a joiner finished first: its answer comes with its
-                    # leaving (if none comes, the owner searches again)
-                    while job.result is None and not job.failed and job.searchers:
-                        cond.wait()
-                    r = job.result
-                elif job.result is None:
-                    job.result = r
-            if r is None:
-                r = core.can_take(t)
-            if r:
-                lo, guess = t, t + 1
-            else:
-                hi, guess = t - 1, t - 1
-        return lo
+                exacts.pop(solver, None)
+                if ex.ahead is not None:
+                    stop_ahead(core, ex)
+
+    def stop_ahead(core, ex: _Exact) -> None:
+        """End the helper's test ahead of the owner (with the lock held,
+        the owner between two tests of its own: the number of the test
+        ahead is the owner's last)."""
+        core.finish_job(ex.ahead.number)
+        ex.ahead = None
+        cond.notify_all()
 
     def prepare_joins(me: Solver) -> None:
         """Have the other owners' tables made shareable ahead of a join:
@@ -490,32 +592,56 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         Solver.bring_in_table), then the owner's search asked to grow the
         table to all of them (see Core.ask_shareable)."""
         with cond:
-            others = [o for o in jobs if o is not me and not o.shareable]
+            others = [o for o in exacts if o is not me and not o.shareable]
         for other in others:
             me.bring_in_table(other)
             other._core.ask_shareable()
 
+    def pick(solver: Solver):
+        """Work for an idle thread: (owner, the value it is finding, True
+        for a test ahead of it or False for a join of its test now), or
+        None.  A test now is joined only beside another thread's test
+        ahead (a third thread and beyond: see above)."""
+        for owner, ex in exacts.items():
+            if owner is not solver and ex.ahead_target() is not None:
+                return owner, ex, True
+        for owner, ex in exacts.items():
+            job = ex.job
+            if owner is not solver and job is not None and job.result is None \
+                    and ex.ahead is not None and ex.ahead.searchers:
+                return owner, ex, False
+        return None
+
     def join(solver: Solver) -> None:
-        """Search the owners' jobs alongside them until no thread owns work."""
+        """Help the owners' searches until no thread owns work: test the
+        target an owner would test next, beside its test now (each answer
+        narrows the value: the owner's next test is often answered, or half
+        searched, by then); else search the owner's test now with it."""
         prepare_joins(solver)
         while True:
             with cond:
                 while True:
-                    found = next(((o, j) for o, j in jobs.items()
-                                  if j is not None and j.result is None), None)
+                    found = pick(solver)
                     if found is not None or owning[0] == 0 or stopping[0]:
                         break
                     cond.wait()
                 if found is None or stopping[0]:
                     return
-                owner, job = found
+                owner, ex, ahead = found
+                joined = False
                 if owner._core.shareable:
                     joined = solver.share_table_of(owner)
-                    counts["joined"] += joined
-                    job.searchers += joined
                 else:
                     owner._core.ask_shareable()
-                    joined = False
+                if joined:
+                    if ahead:
+                        job = _Job(ex.pos, ex.ahead_target(), owner._core.next_job(), ahead=True)
+                        ex.ahead = job
+                        counts["ahead"] += 1
+                    else:
+                        job = ex.job
+                        counts["joined"] += 1
+                    job.searchers += 1
             if not joined:
                 # the owner's search makes its table shareable at its next
                 # trick, or room in it once this thread has left
@@ -524,7 +650,7 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             r = None
             try:
                 solver._load(job.pos)
-                r = solver._core.search_job(job.target, job.number)
+                r = solver._core.search_job(job.target, job.number, publish=not job.ahead)
             finally:
                 solver.own_table()
                 with cond:
@@ -534,7 +660,26 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     elif r >= 0 and job.result is None:
                         job.result = r
                         counts["answered"] += 1
+                        if job.ahead:
+                            answered_ahead(owner, ex, job, r)
+                    elif job.ahead and ex.ahead is job and r == -2:
+                        ex.ahead = None        # the table filled up: another may try
                     cond.notify_all()
+
+    def answered_ahead(owner: Solver, ex: _Exact, job: _Job, r: int) -> None:
+        """A helper's test ahead of the owner is answered (with the lock
+        held): it narrows the value; the owner's search of the same test
+        stops, and so does the owner's test now if it tells nothing more."""
+        if ex.ahead is job:
+            ex.ahead = None
+        if exacts.get(owner) is not ex or not ex.open(job.target):
+            return                     # the owner has gone past it
+        ex.settle(job.target, r)
+        now = ex.job
+        if now is job and job.owner_in:
+            owner._core.finish_job(job.number)
+        elif now is not None and not ex.open(now.target):
+            owner._core.finish_job(now.number)     # an earlier number than the job ahead
 
     def work(solver: Solver) -> None:
         start = time.thread_time()

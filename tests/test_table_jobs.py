@@ -14,7 +14,7 @@ import pytest
 from whist_solve import Solver, dd_table
 from whist_solve.board import _parse_deal
 from whist_solve.cards import Position
-from whist_solve.engine import _threaded_table
+from whist_solve.engine import _Exact, _Job, _threaded_table
 
 from support.strategies import random_deal
 
@@ -179,3 +179,73 @@ def test_stopping_a_cores_jobs_stops_its_search_at_once():
     t.join(timeout=10)
     assert not t.is_alive() and got["r"] == -1
     assert core.job_done == job
+
+
+def test_finishing_a_job_stops_it_and_never_brings_an_older_one_back():
+    hands = random_deal(4211)
+    host, guest = Solver(16), Solver(16)
+    host.shareable = True
+    pos = Position.make(hands, "H", "up", 3)
+    host._load(pos)
+    core = host._core
+    first, second = core.next_job(), core.next_job()
+    core.finish_job(second)
+    assert core.job_done == second
+    core.finish_job(first)                               # earlier: the watermark stays
+    assert core.job_done == second
+    assert guest.share_table_of(host)
+    guest._load(pos)
+    assert guest._core.search_job(7, first) == -1       # both count as done
+    assert guest._core.search_job(7, second) == -1
+    guest.own_table()
+
+
+def test_a_search_that_does_not_publish_leaves_the_job_open():
+    # a helper's test ahead of the owner has a later number than the
+    # owner's test now: counting it done would stop the owner's
+    hands = random_deal(4212)
+    solver = Solver(16)
+    pos = Position.make(hands, None, "up", 0)
+    core = solver._core
+    now, ahead = core.next_job(), core.next_job()
+    solver._load(pos)
+    r = core.search_job(6, ahead, publish=False)
+    assert r == int(_answer(hands, None, 0, 6))
+    assert core.job_done != ahead                        # not counted done
+    solver._load(pos)
+    assert core.search_job(5, now) == int(_answer(hands, None, 0, 5))
+    assert core.job_done == now
+
+
+def test_the_value_being_found_narrows_and_points_the_helper_ahead():
+    ex = _Exact(None, 0, 13)
+    ex.job = _Job(None, 7, 1)
+    assert ex.ahead_target() == 8                       # the next test after a yes
+    ex.settle(7, 1)
+    assert (ex.lo, ex.hi, ex.next_target()) == (7, 13, 8)
+    ex.job = _Job(None, 8, 2)
+    ex.settle(10, 0)                                     # a helper's no ahead
+    assert (ex.lo, ex.hi) == (7, 9)
+    assert not ex.open(7) and ex.open(8) and ex.open(9) and not ex.open(10)
+    assert ex.next_target() == 9                         # after a no: the most possible
+    ex.job = _Job(None, 9, 3)
+    assert ex.ahead_target() == 8                        # going down
+    ex.settle(9, 0)
+    ex.job = _Job(None, 8, 4)
+    assert ex.ahead_target() is None                     # 7 proved, 9 refuted: nothing left
+    ex.ahead = _Job(None, 8, 5, ahead=True)
+    ex.job = _Job(None, 9, 6)
+    assert ex.ahead_target() is None                     # one test ahead at a time
+
+
+def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer():
+    # one leader: nothing for the second thread to own, so it helps the
+    # owner's one value by testing the target the owner would test next
+    hands = _parse_deal("N:.Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962", [])
+    stats: dict = {}
+    solvers = [Solver(16), Solver(16)]
+    two = _threaded_table(hands, [("S", "up")], solvers, stats, leaders={"S": (0,)})
+    assert two["S", "up"][0] == Solver(16).ns_value(Position.make(hands, "S", "up", 0))
+    assert stats["ahead"] >= 1
+    assert stats["joined"] == 0                          # two threads: no same-test joins
+    assert not any(s.shareable for s in solvers)
