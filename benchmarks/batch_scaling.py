@@ -25,7 +25,9 @@ alternating (issue #15: at most 0.65 of the one-thread time on 2 cores).
 thread and on two, with the CPU time of each thread's searches: the busier
 thread's time over the one-thread time is what two free cores would give
 (the critical path), a figure that the other users of a shared machine
-barely move.  The tables are checked equal.
+barely move; and the same in nodes (the busier thread's solver's over the
+one thread's), which the machine's speed moves only through the order in
+which the threads meet.  The tables are checked equal.
 
 The machine may be shared: the 1-minute load average is printed next to
 every figure, and so is the CPU time the run used in all its processes (the
@@ -182,19 +184,21 @@ def critical(args) -> int:
     for path in args.files:
         for board in read_pbn_file(path):
             hands = [list(h) for h in board.hands]
+            alone = engine.Solver()
             t = time.thread_time()
-            one = engine.dd_table(hands, threads=1, symmetry=False)
+            one = engine.dd_table(hands, threads=1, symmetry=False, solver=alone)
             single = time.thread_time() - t
             stats: dict = {}
-            rows_two = engine._threaded_table(hands, rows, [engine.Solver(), engine.Solver()],
-                                              stats)
+            pair = [engine.Solver(), engine.Solver()]
+            rows_two = engine._threaded_table(hands, rows, pair, stats)
             two = {strain: {"up": dict(zip(engine.SEATS, rows_two[strain, "up"]))}
                    for strain in engine.STRAINS}
             per = stats["cpu"]
+            nodes = max(s.nodes for s in pair)
             print(f"{path} board {board.label}: one thread {single:6.2f} s; two threads "
                   f"{' + '.join(f'{x:.2f}' for x in per)} s; critical path "
-                  f"{per[0] / single:4.2f} of one thread{'' if one == two else '  TABLES DIFFER'}"
-                  f"   load {_load():5.2f}", flush=True)
+                  f"{per[0] / single:4.2f} of one thread, in nodes {nodes / alone.nodes:4.2f}"
+                  f"{'' if one == two else '  TABLES DIFFER'}   load {_load():5.2f}", flush=True)
     return 0
 
 
