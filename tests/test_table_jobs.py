@@ -67,12 +67,19 @@ def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb):
         assert host._core.guests == 0
 
 
-def test_a_finished_job_stops_later_searches_of_it_and_of_older_jobs():
-    hands = random_deal(4204)
+def _host_and_guest(seed: int, trump, leader: int):
+    """A deal, a host whose shareable table is set to one of its
+    positions, a guest not yet in it, and the position."""
+    hands = random_deal(seed)
     host, guest = Solver(16), Solver(16)
     host.shareable = True
-    pos = Position.make(hands, "D", "up", 0)
+    pos = Position.make(hands, trump, "up", leader)
     host._load(pos)
+    return hands, host, guest, pos
+
+
+def test_a_finished_job_stops_later_searches_of_it_and_of_older_jobs():
+    hands, host, guest, pos = _host_and_guest(4204, "D", 0)
     r = host._core.search_job(7, 5)
     assert r == int(_answer(hands, "D", 0, 7))
     assert guest.share_table_of(host)
@@ -182,11 +189,7 @@ def test_stopping_a_cores_jobs_stops_its_search_at_once():
 
 
 def test_finishing_a_job_stops_it_and_never_brings_an_older_one_back():
-    hands = random_deal(4211)
-    host, guest = Solver(16), Solver(16)
-    host.shareable = True
-    pos = Position.make(hands, "H", "up", 3)
-    host._load(pos)
+    _hands, host, guest, pos = _host_and_guest(4211, "H", 3)
     core = host._core
     first, second = core.next_job(), core.next_job()
     core.finish_job(second)
