@@ -24,7 +24,15 @@
 # The search each core runs is numbered (a job); a core that finishes its
 # job first writes the number to `done`, and the other cores, which look at
 # it after every move they search, return at once without storing what
-# their unfinished search saw.
+# their unfinished search saw.  `done` is a watermark: a number written
+# counts every earlier one done too, and it never moves back.
+#
+# A helper may also test another target of the owner's position ahead of
+# the owner (engine.py's tests ahead).  Its job takes the owner's next
+# number, later than the owner's test now, so it does not write `done` when
+# it finishes (Core.search_job's publish): that would stop the owner's
+# test.  The owner's thread counts it done (Core.finish_job) once the owner
+# searches it too, or once its answer is no longer needed.
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 from _tt cimport tt_ld32
