@@ -31,8 +31,9 @@
 # the owner (engine.py's tests ahead).  Its job takes the owner's next
 # number, later than the owner's test now, so it does not write `done` when
 # it finishes (Core.search_job's publish): that would stop the owner's
-# test.  The owner's thread counts it done (Core.finish_job) once the owner
-# searches it too, or once its answer is no longer needed.
+# test.  It is counted done (Core.finish_job, under engine.py's lock) when
+# the helper answers while the owner searches it too, or when its answer
+# is no longer needed.
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 from _tt cimport tt_ld32
