@@ -291,7 +291,9 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     longest), each with a solver of its own (``solver`` is the first
     thread's; the others get ``tt_mb`` each): the search releases the GIL,
     so the rows are solved side by side.  A thread with no row left takes
-    the last two leaders of a row whose owner has not started them."""
+    the last two leaders of a row whose owner has not started them, and
+    then helps the owners find their values by testing each one's next
+    target ahead of it, in its table (see _threaded_table)."""
     hands = [list(h) for h in hands]
     if symmetry:
         search, derived = table_plan(hands, strains, LEADER_ORDER)
