@@ -449,9 +449,10 @@ class _Exact:
 # joins the helper's search of it instead of starting its own.
 #
 # Before, idle threads searched the owner's test now beside it (after the
-# "simplified ABDADA" scheme: _split.pxd).  Measured in this process, the
-# nodes of the busier thread over one thread's (the critical path, which
-# this VM's changing speed moves less than the times):
+# "simplified ABDADA" scheme: _split.pxd).  Measured in one process
+# (benchmarks/batch_scaling.py critical --symmetry: the searches table
+# makes), the nodes of the busier thread over one thread's (the critical
+# path, which this VM's changing speed moves less than the times):
 #   four-void deal, three rounds each: tests ahead alone 0.69, 0.71, 0.69;
 #   ahead and same-test joins 0.81, 1.08, 0.88; same-test joins alone (as
 #   before) 0.85, 0.72.  Two searches of one test fill the shared table
