@@ -11,8 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.bid import BID_TT_MB
-from whist_solve.engine import DEFAULT_TT_MB, check_tt_size
+from whist_solve.engine import BID_TT_MB, DEFAULT_TT_MB, check_tt_size
 from whist_solve.errors import WhistError
 from whist_solve.vocab import STRAINS, parse_ranking, parse_seat, parse_strain, seat_letter
 

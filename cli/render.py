@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence
 
 from rich import box
 from rich.cells import cell_len
@@ -18,15 +18,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Span, Text
 
-from whist_solve.bench import GENERATED_SETS, SetReport, ratios, time_stats
-from whist_solve.bridge_solver import applies as bs_applies
-from whist_solve.bid import highest_bid, min_level
 from whist_solve.cards import JOKERS, Position, sort_cards
-from whist_solve.lines import Decision, LineTrick
-from whist_solve.puzzle import Goal, KeyPlay
 from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
                                SUIT_SYMBOLS, SUITS, bid_kind, bid_name, contract_name, side_name,
                                strain_name)
+
+# The analyses' modules (bench, bid, lines, puzzle) are imported where they
+# are used: `table` and `solve` load this module and need none of them.
+if TYPE_CHECKING:
+    from whist_solve.bench import SetReport
+    from whist_solve.lines import Decision, LineTrick
+    from whist_solve.puzzle import Goal, KeyPlay
 
 SUIT_STYLES = {"S": "bold blue", "H": "bold red", "D": "bold dark_orange", "C": "bold green"}
 JOKER_STYLE = "bold magenta"
@@ -769,6 +771,7 @@ def bid_view(st: Style, board, hands, kitty, seat: int, exchanges, summary,
              min_bid_3: bool) -> Panel:
     """``bid``: the deal, the ten options (books, highest bid, keep and
     discard) and the verdict."""
+    from whist_solve.bid import highest_bid, min_level
     n = len(hands[0])
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("Choice", no_wrap=True)
@@ -1077,6 +1080,7 @@ def fmt_count(n: Optional[float]) -> str:
 
 def fmt_tables(reports: Sequence[SetReport]) -> str:
     """``64 MB`` or ``64 MB (exchange 512 MB)``: the table sizes used."""
+    from whist_solve.bench import GENERATED_SETS
     plain = [r.tt_mb for r in reports if r.name not in GENERATED_SETS]
     main = plain[0] if plain else reports[0].tt_mb
     other = [f"{r.name} {r.tt_mb:g} MB" for r in reports if r.tt_mb != main]
@@ -1089,6 +1093,7 @@ def fmt_ratio(r: Optional[float]) -> str:
 
 def _peer_row(rep, ours_of, times, values, mismatches) -> list:
     """The cells of one set against one peer, from ``compared`` on."""
+    from whist_solve.bench import ratios, time_stats
     if not times:
         return ["0", "-", "-", "-", "-", "-", "[yellow]not comparable[/]"]
     ours = time_stats([r.seconds for tk, r in zip(rep.tasks, rep.results) if ours_of(tk)])
@@ -1108,6 +1113,7 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
     bridge-solver (``bs_desc``: with ``--compare-bridge-solver``) side by
     side in one table, the comparison with a baseline; a list of
     renderables (tables, and lines in rich markup) to print in order."""
+    from whist_solve.bridge_solver import applies as bs_applies
     parts: list = []
     t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
                     f"TT {fmt_tables(reports)}, empty table per deal"
@@ -1625,6 +1631,7 @@ def simulate_view(st: Style, board, agg, out: Mapping) -> Panel:
 
 
 def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
+    from whist_solve.bid import min_level
     p = agg.problem
     parts: list = [_known_hands_text(st, board), Text("")]
     best = out.get("best")

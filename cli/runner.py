@@ -26,8 +26,6 @@ from typing import Iterator, List, Optional, Tuple
 
 import typer
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
 from whist_solve.batch import (Backend, BatchError, backend_for, default_jobs,
@@ -124,7 +122,7 @@ class Run:
         self.status = EXIT_OK
         self.bad: set = set()          # where (file: board) of every error reported
         self.pbn_header = False
-        self._progress: Optional[Progress] = None
+        self._progress = None          # a rich Progress while a bar is shown
         self._task = None
         self._live = False
         self._batches: list = []      # the runs of Run.map, ended by interruptible()
@@ -219,6 +217,9 @@ class Run:
             outer[0].stop()
         self._progress, self._task, self._live = None, None, False
         if total > 1 and self.err.is_terminal:
+            # (imported here: a run whose stderr is not a terminal has no bar)
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+                                       TextColumn, TimeElapsedColumn, TimeRemainingColumn)
             columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                        MofNCompleteColumn(), TimeElapsedColumn()]
             if eta:

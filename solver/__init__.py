@@ -12,11 +12,22 @@ benchmarks (``bench``, ``dds_bridge``).
 from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, CardError, Position,
                     PositionError, WhistError, parse_card, parse_hand)
 from .engine import Solver, SolveResult, dd_table, solve
-from .bid import (ALL_OPTIONS, CheckResult, Exchange, analyse_bid, best_exchange,
-                  best_option, bid_name, bid_score, check_contract, highest_bid,
-                  summarize)
 
 __version__ = "0.1.0"
+
+# The bid whist names come from .bid when first asked for: a command that
+# only solves or tabulates deals (and every worker process) then starts
+# without loading the exchange's optimizer.
+_FROM_BID = ("ALL_OPTIONS", "CheckResult", "Exchange", "analyse_bid", "best_exchange",
+             "best_option", "bid_name", "bid_score", "check_contract", "highest_bid",
+             "summarize")
+
+
+def __getattr__(name: str):
+    if name in _FROM_BID:
+        from . import bid
+        return getattr(bid, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "JOKERS", "RANKINGS", "SEATS", "STRAINS", "SUITS", "CardError", "Position",

@@ -68,6 +68,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
                     sort_cards)
 from .dealing import random_deal
+from .engine import BID_TT_MB
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
                     bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
@@ -76,12 +77,6 @@ from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS,
 # The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
 ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple((t, r) for t in STRAINS for r in RANKINGS)
 
-# Table size of the solvers made here.  The keeps of one option share the
-# table; a full table is emptied, which throws the shared bounds away, so a
-# big one pays (on a slow no-trump deal 256 MB searched 3x fewer nodes than
-# 64 MB, and the slowest of 40 seeded deals fills 90% of 256 MB: 512 MB
-# leaves room for harder ones).  Memory is touched as the table fills.
-BID_TT_MB = 512
 
 
 # --------------------------------------------------------------------------

@@ -15,6 +15,14 @@ from .errors import WhistError
 from .symmetry import fill, table_plan
 
 DEFAULT_TT_MB = 64
+
+# Table size of the exchange's solvers (bid.py).  The keeps of one option
+# share the table; a full table is emptied, which throws the shared bounds
+# away, so a big one pays (on a slow no-trump deal 256 MB searched 3x fewer
+# nodes than 64 MB, and the slowest of 40 seeded deals fills 90% of 256 MB:
+# 512 MB leaves room for harder ones).  Memory is touched as the table fills.
+BID_TT_MB = 512
+
 _MB = 1024 * 1024
 
 

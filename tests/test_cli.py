@@ -508,6 +508,33 @@ def test_completion_options():
     assert out.stdout.split() == ["table"]
 
 
+def test_table_loads_no_analysis_it_does_not_use():
+    """``whist-solve table F`` with stderr not a terminal (no progress bar)
+    loads neither the bid whist optimizer, the benchmarks, puzzles and
+    lines, nor rich's progress bars: a smaller, quicker process.  The
+    package still gives the bid names, from ``bid``, when asked."""
+    import subprocess
+    import sys
+
+    import whist_solve
+    from whist_solve import bid
+    assert whist_solve.best_exchange is bid.best_exchange
+    with pytest.raises(AttributeError):
+        whist_solve.no_such_name
+    heavy = ("whist_solve.bid", "whist_solve.bench", "whist_solve.puzzle", "whist_solve.lines",
+             "rich.progress")
+    code = ("import atexit, sys\n"
+            f"heavy = {heavy!r}\n"
+            "atexit.register(lambda: sys.stderr.write('LOADED ' + ' '.join(\n"
+            "    m for m in heavy if m in sys.modules) + '\\n'))\n"
+            "sys.argv = ['whist-solve', 'table', sys.argv[1], '--threads', '1', '--json']\n"
+            "from whist_solve.cli.main import main; main()\n")
+    p = subprocess.run([sys.executable, "-c", code, EXAMPLES], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "LOADED \n" in p.stderr, p.stderr
+
+
 def test_a_run_loads_only_the_command_it_runs(monkeypatch):
     """``whist-solve table F`` imports the table command's module and not
     the others; the main help, an option first and shell completion load
