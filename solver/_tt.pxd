@@ -30,7 +30,7 @@
 # see tt_start) and a pool of pattern pages.  Only the part in use is ever
 # written, so only that part is brought into memory: the pages are handed
 # out in order, and the slots in use are the first TT_SLOTS_FIRST of the
-# array, doubled as they fill (tt_grow).  When either fills
+# array, doubled as they fill (tt_grow, TT_GROW_LATE).  When either fills
 # up during one search bigger than the table, the table keeps the shapes
 # with the most tricks left (the bounds that cost the most to find again),
 # at most half the pages and a quarter of the slots, and forgets the rest;
@@ -176,8 +176,15 @@ cdef enum:
     # with all the slots from the start, the longer probe runs of a
     # fuller table; with 8 the same within the noise (seeds 0-21: 27.40 s
     # against 27.42 s), and a 512 MB table reached all its slots at seed 5.
+    #
+    # Past a quarter of its slots the table doubles them only when more
+    # than 1 / TT_GROW_LATE are in use: the last doublings are the ones
+    # that cost memory.  The two-suited freak deal's table holds 114,531
+    # slots: with 8 all the way it took the whole 16 MB of slots of the
+    # default table, with 2 past the quarter 8 MB, the same nodes (78.80M).
     TT_SLOTS_FIRST = 1 << 16
     TT_GROW_AT = 8
+    TT_GROW_LATE = 2
     # Pages (1.6 MB of them) that a shared table's stores bring into memory
     # ahead of use, outside the lock (see tt_store).  On this project's 2-core
     # VM a fresh 2 MB page took milliseconds to come in (512 MB written the
@@ -260,10 +267,12 @@ cdef struct TTable:
 
 
 cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
-    """Allocate about nbytes: a quarter for shape slots, the rest for
-    pattern pages.  The table starts on the first TT_SLOTS_FIRST slots."""
+    """Allocate about nbytes: for shape slots the most of them, a power
+    of two, that fit in 3/8 of it, the rest for pattern pages (the default
+    44 MB: 16 MB of slots and 28 MB of pages; 64 MB: 16 and 48; 512 MB:
+    128 and 384).  The table starts on the first TT_SLOTS_FIRST slots."""
     cdef uint64_t ns = 1024
-    while ns * 2 * sizeof(TTSlot) <= nbytes // 4:
+    while ns * 2 * sizeof(TTSlot) <= nbytes * 3 // 8:
         ns *= 2
     cdef uint64_t np = (nbytes - ns * sizeof(TTSlot)) // sizeof(TTPage)
     if np < 64:
@@ -812,7 +821,8 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
     t.stores += 1
     cls = tt_class(msk, sh)
     sub = tt_sub(own, cls, sh)
-    if (t.used + 3) * TT_GROW_AT > t.nslots and t.nslots < t.maxslots and not shared:
+    if (t.used + 3) * (TT_GROW_AT if t.nslots * 4 < t.maxslots else TT_GROW_LATE) > t.nslots \
+            and t.nslots < t.maxslots and not shared:
         tt_grow(t, t.nslots * 2)
     if (t.used + 3) * 2 > t.nslots or t.pages_used + 2 > t.npages:
         if shared:
