@@ -1,7 +1,7 @@
 """A transposition table smaller than the search: what it keeps when it
 fills up (see _tt.pxd's tt_fill), and that the values do not depend on it.
 
-A table of a quarter of a megabyte (2,048 slots, 1,536 pages) fills up
+A table of a quarter of a megabyte (2,048 slots, 1,890 pages) fills up
 many times in the search of one 52-card deal, so every path of the fill is
 taken: the deepest lists kept and the pages moved to the front of the pool,
 or (after many small searches) everything forgotten."""
@@ -112,3 +112,21 @@ def test_a_table_grows_its_slots_without_changing_the_search():
     assert growing.nodes == whole.nodes
     assert growing.core_for("S").tt_usage[1] == 131072     # it grew, and kept its size
     assert _fills(growing) == 0
+
+
+def test_past_a_quarter_of_its_slots_a_table_doubles_them_only_at_half_full():
+    # The default table (44 MB) has 524,288 slots.  Up to a quarter of them
+    # it doubles its slots when an eighth are in use; past that, only when
+    # half are (TT_GROW_LATE): the last doublings are the memory.  The
+    # search is the same as in a table of all its slots.
+    hands = random_deal(14)
+    growing, whole = Solver(), Solver()
+    whole.shareable = True
+    whole.shareable = False                  # (it keeps all its slots)
+    assert whole.core_for(None).tt_usage[1] == 524288
+    got = dd_table(hands, strains=("NT", "S", "H"), solver=growing)
+    assert got == dd_table(hands, strains=("NT", "S", "H"), solver=whole)
+    assert growing.nodes == whole.nodes
+    used, slots, _, _, fills = growing.core_for("H").tt_usage
+    assert slots == 131072 and used * 8 > slots and used * 2 <= slots
+    assert fills == 0
