@@ -29,6 +29,10 @@ def __getattr__(name: str):
         return getattr(bid, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+def __dir__():
+    return sorted(set(globals()) | set(_FROM_BID))
+
 __all__ = [
     "JOKERS", "RANKINGS", "SEATS", "STRAINS", "SUITS", "CardError", "Position",
     "PositionError", "WhistError", "parse_card", "parse_hand", "Solver",

@@ -78,7 +78,6 @@ from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS,
 ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple((t, r) for t in STRAINS for r in RANKINGS)
 
 
-
 # --------------------------------------------------------------------------
 # Results
 
