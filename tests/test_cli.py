@@ -508,14 +508,28 @@ def test_completion_options():
     assert out.stdout.split() == ["table"]
 
 
+def _modules_loaded_by_table(loaded: str, *options: str) -> str:
+    """Run ``whist-solve table EXAMPLES --threads 1 OPTIONS`` in a fresh
+    Python; ``loaded`` is an expression over ``sys.modules`` (a list of
+    names) that the run writes to stderr as it exits; returns that line."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, sys\n"
+            f"atexit.register(lambda: sys.stderr.write('LOADED ' + ' '.join({loaded}) + '\\n'))\n"
+            f"sys.argv = ['whist-solve', 'table', sys.argv[1], '--threads', '1', *{options!r}]\n"
+            "from whist_solve.cli.main import main; main()\n")
+    p = subprocess.run([sys.executable, "-c", code, EXAMPLES], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    return next(line for line in p.stderr.splitlines() if line.startswith("LOADED"))
+
+
 def test_table_loads_no_analysis_it_does_not_use():
     """``whist-solve table F`` with stderr not a terminal (no progress bar)
     loads neither the bid whist optimizer, the benchmarks, puzzles and
     lines, nor rich's progress bars: a smaller, quicker process.  The
     package still gives the bid names, from ``bid``, when asked."""
-    import subprocess
-    import sys
-
     import whist_solve
     from whist_solve import bid
     assert whist_solve.best_exchange is bid.best_exchange
@@ -523,25 +537,14 @@ def test_table_loads_no_analysis_it_does_not_use():
         whist_solve.no_such_name
     heavy = ("whist_solve.bid", "whist_solve.bench", "whist_solve.puzzle", "whist_solve.lines",
              "rich.progress")
-    code = ("import atexit, sys\n"
-            f"heavy = {heavy!r}\n"
-            "atexit.register(lambda: sys.stderr.write('LOADED ' + ' '.join(\n"
-            "    m for m in heavy if m in sys.modules) + '\\n'))\n"
-            "sys.argv = ['whist-solve', 'table', sys.argv[1], '--threads', '1', '--json']\n"
-            "from whist_solve.cli.main import main; main()\n")
-    p = subprocess.run([sys.executable, "-c", code, EXAMPLES], capture_output=True, text=True,
-                       timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert "LOADED \n" in p.stderr, p.stderr
+    assert _modules_loaded_by_table(f"m for m in {heavy!r} if m in sys.modules", "--json") \
+        == "LOADED "
 
 
 def test_a_run_loads_only_the_command_it_runs(monkeypatch):
     """``whist-solve table F`` imports the table command's module and not
     the others; the main help, an option first and shell completion load
     every command, and a word that is no command goes to ``solve``."""
-    import subprocess
-    import sys
-
     from whist_solve.cli.main import COMMANDS, commands_for, make_app
     monkeypatch.delenv("_WHIST_SOLVE_COMPLETE", raising=False)
     assert commands_for(["table", "x.pbn"]) == ["table"]
@@ -550,14 +553,8 @@ def test_a_run_loads_only_the_command_it_runs(monkeypatch):
     assert commands_for(["--json", "x.pbn"]) is None
     assert [c.name for c in make_app(["bid"]).registered_commands] == ["bid"]
     assert [c.name for c in make_app().registered_commands] == list(COMMANDS)
-    code = ("import atexit, sys\n"
-            "atexit.register(lambda: sys.stderr.write('LOADED ' + ' '.join(sorted(\n"
-            "    m.rsplit('.', 1)[1] for m in sys.modules if m.endswith('_cmd'))) + '\\n'))\n"
-            "sys.argv = ['whist-solve', 'table', sys.argv[1], '--threads', '1']\n"
-            "from whist_solve.cli.main import main; main()\n")
-    p = subprocess.run([sys.executable, "-c", code, EXAMPLES], capture_output=True, text=True,
-                       timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert "LOADED table_cmd\n" in p.stderr
+    assert _modules_loaded_by_table(
+        "sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.endswith('_cmd'))") \
+        == "LOADED table_cmd"
     monkeypatch.setenv("_WHIST_SOLVE_COMPLETE", "complete_bash")
     assert commands_for(["table"]) is None
