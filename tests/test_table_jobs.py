@@ -255,3 +255,52 @@ def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer(threads):
     if threads == 2:
         assert stats["joined"] == 0                      # two threads: no same-test joins
     assert not any(s.shareable for s in solvers)
+
+
+def test_the_first_cards_a_helper_tries_are_one_of_each_run():
+    from whist_solve.cards import effective_suit, power
+    from whist_solve.engine import _first_cards
+    for seed in range(6):
+        hands = random_deal(seed)
+        for trump, ranking, leader in ((None, "up", 0), ("H", "down", 1), ("S", "up", 2)):
+            pos = Position.make(hands, trump, ranking, leader)
+            firsts = _first_cards(pos)
+            mine = set(pos.hands[leader])
+            others = {c for i, h in enumerate(pos.hands) if i != leader for c in h}
+
+            def same_run(a, b):
+                # no other hand holds a card of their suit between them
+                if effective_suit(a, trump) != effective_suit(b, trump):
+                    return False
+                lo, hi = sorted((power(a, trump, ranking), power(b, trump, ranking)))
+                return not any(effective_suit(c, trump) == effective_suit(a, trump)
+                               and lo < power(c, trump, ranking) < hi for c in others)
+
+            assert set(firsts) <= mine
+            assert all(any(same_run(c, f) for f in firsts) for c in mine)   # every card covered
+            assert not any(same_run(a, b) for a in firsts for b in firsts if a != b)
+            # highest of its run, the suits in the order S H D C
+            assert all(not any(same_run(f, c) and power(c, trump, ranking) > power(f, trump, ranking)
+                               for c in mine) for f in firsts)
+            order = [("SHDC" + "J").index(effective_suit(f, trump)) for f in firsts]
+            assert order == sorted(order)
+
+
+def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch):
+    # one leader per row and no wait before first cards: the idle thread
+    # searches the owner's tests after each first card, in its own table,
+    # and a card that settles a test answers it; the values are a single
+    # solver's
+    from whist_solve import engine
+    monkeypatch.setattr(engine, "FIRST_AFTER", 0.0)
+    tried = 0
+    for seed in range(8):
+        hands = random_deal(500 + seed)
+        stats: dict = {}
+        solvers = [Solver(16), Solver(16)]
+        got = _threaded_table(hands, [("NT", "up"), ("D", "down")], solvers, stats,
+                              leaders={"NT": (1,), "D": (2,)})
+        assert got["NT", "up"][1] == Solver(16).ns_value(Position.make(hands, None, "up", 1))
+        assert got["D", "down"][2] == Solver(16).ns_value(Position.make(hands, "D", "down", 2))
+        tried += stats["first"]
+    assert tried > 0
