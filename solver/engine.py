@@ -6,11 +6,11 @@ import os
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence
 
 from ._engine import Core
-from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, card_runs, effective_suit,
-                    power, sort_cards)
+from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, card_runs, power,
+                    sort_cards)
 from .errors import WhistError
 from .symmetry import fill, table_plan
 
@@ -93,6 +93,25 @@ def engine_card(card: str, trump: Optional[str], ranking: str) -> tuple:
             return (4, 1 if card == "JH" else 0)
         return (SUITS.index(trump), power(card, trump, ranking))
     return (SUITS.index(card[0]), power(card, trump, ranking))
+
+
+def equal_card_groups(hand: Sequence[str], in_play: Iterable[str], trump: Optional[str],
+                      ranking: str) -> List[List[str]]:
+    """The cards of ``hand`` in groups of equals: adjacent in the order of
+    their suit for this trump and ranking with no other card in play
+    between them (the jokers are the top trumps of a trump suit; at
+    no-trump they are two suitless losers).  Equal cards have the same
+    double-dummy value in every deal.  Groups and cards highest first."""
+    mine = set(hand)
+    by_suit: dict = {}
+    for c in set(in_play) | mine:
+        s, pw = engine_card(c, trump, ranking)
+        by_suit.setdefault(s, []).append((pw, c))
+    groups = []
+    for s in sorted(by_suit):
+        ordered = sorted(by_suit[s], key=lambda x: (-x[0], x[1]))
+        groups += card_runs([c for _pw, c in ordered], mine)
+    return groups
 
 
 @dataclass
@@ -513,19 +532,12 @@ FIRST_AFTER = 0.1     # seconds an owner's test runs before a helper tries its f
 
 def _first_cards(pos: Position) -> list:
     """The cards the leader of ``pos`` (a trick's start) may lead, one of
-    each run of equivalent cards (no other hand holds a card between
-    them), highest first, suits S, H, D, C, then the jokers: the order in
-    which a helper tries them (see _threaded_table's note on first
-    cards)."""
+    each group of equal cards, highest first, suits S, H, D, C, then the
+    jokers (equal_card_groups' order): the order in which a helper tries
+    them (see _threaded_table's note on first cards)."""
     seat = pos.turn
-    mine = set(pos.hands[seat])
-    others = {c for i, h in enumerate(pos.hands) if i != seat for c in h}
-    out = []
-    for suit in SUITS + ("J",):
-        cards = [c for c in mine | others if effective_suit(c, pos.trump) == suit]
-        cards.sort(key=lambda c: (-power(c, pos.trump, pos.ranking), c))
-        out += [run[0] for run in card_runs(cards, mine, others)]
-    return out
+    others = [c for i, h in enumerate(pos.hands) if i != seat for c in h]
+    return [g[0] for g in equal_card_groups(pos.hands[seat], others, pos.trump, pos.ranking)]
 
 
 def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,

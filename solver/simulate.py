@@ -36,10 +36,10 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
                   bid_score, contract_name, grow_solvers, min_level)
-from .cards import Position, card_runs, sort_cards
+from .cards import Position, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index, strain_of
-from .engine import DEFAULT_TT_MB, Solver, engine_card
+from .engine import DEFAULT_TT_MB, Solver, engine_card, equal_card_groups
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
@@ -310,25 +310,6 @@ class BidAggregate(_Aggregate):
 
 # --------------------------------------------------------------------------
 # Lead
-
-
-def equal_card_groups(hand: Sequence[str], in_play: Iterable[str], trump: Optional[str],
-                      ranking: str) -> List[List[str]]:
-    """The cards of ``hand`` in groups of equals: adjacent in the order of
-    their suit for this trump and ranking with no other card in play
-    between them (the jokers are the top trumps of a trump suit; at
-    no-trump they are two suitless losers).  Equal cards have the same
-    double-dummy value in every deal.  Groups and cards highest first."""
-    mine = set(hand)
-    by_suit: dict = {}
-    for c in set(in_play) | mine:
-        s, pw = engine_card(c, trump, ranking)
-        by_suit.setdefault(s, []).append((pw, c))
-    groups = []
-    for s in sorted(by_suit):
-        ordered = sorted(by_suit[s], key=lambda x: (-x[0], x[1]))
-        groups += card_runs([c for _pw, c in ordered], mine)
-    return groups
 
 
 @dataclass(frozen=True)
