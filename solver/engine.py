@@ -565,7 +565,6 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     owning = [len(solvers)]        # threads that may still publish jobs
     stopping = [False]             # an interrupt: every thread stops its search and leaves
     counts = {"jobs": 0, "joined": 0, "answered": 0, "ahead": 0, "first": 0}
-    soonest = [None]               # (pick) seconds until a test now is old enough for first cards
     cpu: list = []                 # each thread's CPU seconds
 
     def next_work():
@@ -679,48 +678,50 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             other._core.ask_shareable()
 
     def pick(solver: Solver):
-        """Work for an idle thread: (owner, the value it is finding, and
+        """Work for an idle thread: ((owner, the value it is finding, and
         AHEAD for a test ahead of it, JOIN for a join of its test now or
-        FIRST for a first card of its test now), or None.  A test now is
-        joined only beside another thread's test ahead (a third thread and
-        beyond: see above)."""
+        FIRST for a first card of its test now), None), or (None, the
+        seconds until a test now is old enough for first cards, or None).
+        A test now is joined only beside another thread's test ahead (a
+        third thread and beyond: see above)."""
         for owner, ex in exacts.items():
             if owner is not solver and ex.ahead_target() is not None:
-                return owner, ex, AHEAD
+                return (owner, ex, AHEAD), None
         for owner, ex in exacts.items():
             job = ex.job
             if owner is not solver and job is not None and job.result is None \
                     and ex.ahead is not None and ex.ahead.searchers:
-                return owner, ex, JOIN
+                return (owner, ex, JOIN), None
         now = time.monotonic()
+        soonest = None
         for owner, ex in exacts.items():
             job = ex.job
             if owner is not solver and job is not None and job.result is None \
                     and not job.ahead and not job.pos.trick:
                 wait = job.started + FIRST_AFTER - now
                 if wait > 0:
-                    soonest[0] = wait if soonest[0] is None else min(soonest[0], wait)
+                    soonest = wait if soonest is None else min(soonest, wait)
                     continue
                 if job.children is None:
                     job.children = _first_cards(job.pos)
                 if job.children:
-                    return owner, ex, FIRST
-        return None
+                    return (owner, ex, FIRST), None
+        return None, soonest
 
     def join(solver: Solver) -> None:
         """Help the owners' searches until no thread owns work: test the
         target an owner would test next, beside its test now (each answer
         narrows the value: the owner's next test is often answered, or half
-        searched, by then); else search the owner's test now with it."""
+        searched, by then); else (a third thread) search the owner's test
+        now with it; else try the first cards of its test now (first_card)."""
         prepare_joins(solver)
         while True:
             with cond:
                 while True:
-                    soonest[0] = None
-                    found = pick(solver)
+                    found, wait = pick(solver)
                     if found is not None or owning[0] == 0 or stopping[0]:
                         break
-                    cond.wait(soonest[0])
+                    cond.wait(wait)
                 if found is None or stopping[0]:
                     return
                 owner, ex, kind = found
