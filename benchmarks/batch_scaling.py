@@ -187,13 +187,7 @@ def critical(args) -> int:
             hands = [list(h) for h in board.hands]
             # the (strain, leader) searches: every one, or with --symmetry
             # those dd_table makes (the others it reads off them)
-            if args.symmetry:
-                search, _derived = engine.table_plan(hands, engine.STRAINS, engine.LEADER_ORDER)
-            else:
-                search = [(strain, leader) for strain in engine.STRAINS
-                          for leader in engine.LEADER_ORDER]
-            leaders = {strain: tuple(leader for s, leader in search if s == strain)
-                       for strain in engine.STRAINS}
+            search, _derived, leaders = engine.table_searches(hands, symmetry=args.symmetry)
             rows = [(strain, "up") for strain in engine.STRAINS if leaders[strain]]
             alone = engine.Solver()
             t = time.thread_time()

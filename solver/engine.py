@@ -331,11 +331,7 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     target ahead of it, in its table, or else by searching an owner's
     test after each first card, in its own (see _threaded_table)."""
     hands = [list(h) for h in hands]
-    if symmetry:
-        search, derived = table_plan(hands, strains, LEADER_ORDER)
-    else:
-        search, derived = [(strain, leader) for strain in strains for leader in LEADER_ORDER], {}
-    leaders = {strain: tuple(leader for s, leader in search if s == strain) for strain in strains}
+    search, derived, leaders = table_searches(hands, strains, symmetry)
     rows = [(strain, ranking) for strain in strains for ranking in rankings if leaders[strain]]
     threads = max(1, min(threads, len(rows)))
     if threads == 1:
@@ -365,6 +361,18 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
 # (48.6 s against 52.0 s); W, E, N, S and E, W, S, N searched more on the
 # random set (18.7M, 18.8M).
 LEADER_ORDER = (0, 2, 1, 3)
+
+
+def table_searches(hands, strains: Sequence[str] = STRAINS, symmetry: bool = True):
+    """The searches dd_table makes of a deal: ((strain, leader) searched,
+    in LEADER_ORDER; the results read off them (see symmetry.table_plan);
+    strain -> the leaders searched).  Without ``symmetry``, every one."""
+    if symmetry:
+        search, derived = table_plan(hands, strains, LEADER_ORDER)
+    else:
+        search, derived = [(strain, leader) for strain in strains for leader in LEADER_ORDER], {}
+    leaders = {strain: tuple(leader for s, leader in search if s == strain) for strain in strains}
+    return search, derived, leaders
 
 
 class _Row:
