@@ -440,6 +440,7 @@ class _Job:
         self.owner_in = False     # (ahead) the owner searches it too now
         self.children: Optional[list] = None   # first cards a helper may still try (see _first_cards)
         self.first_helpers: list = []          # (helper core, its job) searching first cards of it now
+        self.no_join = False      # a join of it alone found the owner's table full: first cards instead
         self.started = time.monotonic()
 
 
@@ -506,8 +507,9 @@ class _Exact:
 #   up, and the guest, evicted, starts its search again.
 #   bridge-solver's 19 hard deals, in all: 0.60 ahead alone, 0.56 with
 #   same-test joins too, 0.59 before.
-# So on two threads the helper only tests ahead: the steadier, and the
-# worst deal's path the shortest.  A third thread and beyond joins the
+# So on two threads the helper tests ahead first: the steadier, and the
+# worst deal's path the shortest (but see the joins while the table has
+# room, below).  A third thread and beyond joins the
 # owner's test now beside a test ahead (there is one test ahead at a time:
 # the job numbers of a table are one watermark, see _split.pxd).
 #
@@ -532,10 +534,27 @@ class _Exact:
 # way: a second core kept busy slows the first a little (hard deal 14 on
 # one thread: 9.46 s alone, 9.88 s beside another search, means of
 # three).  A test younger than FIRST_AFTER is left to its owner alone.
+#
+# Joins while the table has room.  Before first cards, an idle thread on
+# two threads joins the owner's test now (as a third thread does) while
+# less than JOIN_ROOM of the owner's pattern pages are in use: the fills
+# that made same-test joins lose on the four-void deal come when the
+# table is full, and on smaller searches two searches of one test in one
+# table share out its moves.  Hard deal 19 of bridge-solver's set, whose
+# spades are 64% of its table's nodes and whose East-leads search alone
+# is 3.4M nodes, most of them in one test ("at least 7?", which has to
+# look at every East lead), is where two threads helped least.  Whole
+# processes, `table FILE --threads 2` against --threads 1 (medians of
+# three, alternating; the two-thread versions without and with these
+# joins): hard deal 19 0.722 -> 0.666 of one thread; hard deal 2 0.640 ->
+# 0.624; the four-void deal 0.551 -> 0.535; hard deals 6, 14, 16 within
+# 0.02; the two-suited deal 0.574 -> 0.568 (one round).  A quarter
+# instead of a half: much the same (hard deals 2 and 6 a little worse).
 
 
 AHEAD, JOIN, FIRST = "ahead", "join", "first"    # what an idle thread does (_threaded_table's pick)
 FIRST_AFTER = 0.1     # seconds an owner's test runs before a helper tries its first cards
+JOIN_ROOM = 0.5       # an idle thread joins an owner's test now while less of its table's pattern pages are in use
 
 
 def _first_cards(pos: Position) -> list:
@@ -690,8 +709,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         AHEAD for a test ahead of it, JOIN for a join of its test now or
         FIRST for a first card of its test now), None), or (None, the
         seconds until a test now is old enough for first cards, or None).
-        A test now is joined only beside another thread's test ahead (a
-        third thread and beyond: see above)."""
+        A test now is joined beside another thread's test ahead (a third
+        thread and beyond), or alone while its table has room (JOIN_ROOM;
+        see above)."""
         for owner, ex in exacts.items():
             if owner is not solver and ex.ahead_target() is not None:
                 return (owner, ex, AHEAD), None
@@ -700,6 +720,13 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             if owner is not solver and job is not None and job.result is None \
                     and ex.ahead is not None and ex.ahead.searchers:
                 return (owner, ex, JOIN), None
+        for owner, ex in exacts.items():
+            job = ex.job
+            if owner is not solver and job is not None and job.result is None \
+                    and not job.ahead and not job.searchers and not job.no_join:
+                pages_used, pages = owner._core.tt_usage[2:4]
+                if pages_used < pages * JOIN_ROOM:
+                    return (owner, ex, JOIN), None
         now = time.monotonic()
         soonest = None
         for owner, ex in exacts.items():
@@ -743,6 +770,8 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     counts["first"] += 1
                 elif owner._core.shareable:
                     joined = solver.share_table_of(owner)
+                    if not joined and kind == JOIN:
+                        ex.job.no_join = True      # full: waits for its guests to leave
                 else:
                     owner._core.ask_shareable()
                 if joined:

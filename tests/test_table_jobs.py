@@ -242,10 +242,13 @@ def test_the_value_being_found_narrows_and_points_the_helper_ahead():
 
 
 @pytest.mark.parametrize("threads", [2, 3])
-def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer(threads):
+def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer(threads, monkeypatch):
     # one leader: nothing for the other threads to own, so one helps the
     # owner's one value by testing the target the owner would test next
-    # (and a third searches the owner's test now beside them)
+    # (and a third searches the owner's test now beside them); no joins of
+    # a test alone on two threads here (JOIN_ROOM 0)
+    from whist_solve import engine
+    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)
     hands = _parse_deal("N:.Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962", [])
     stats: dict = {}
     solvers = [Solver(16) for _ in range(threads)]
@@ -293,6 +296,7 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
     # solver's
     from whist_solve import engine
     monkeypatch.setattr(engine, "FIRST_AFTER", 0.0)
+    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)    # first cards, not joins
     tried = 0
     for seed in range(8):
         hands = random_deal(500 + seed)
@@ -304,3 +308,28 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
         assert got["D", "down"][2] == Solver(16).ns_value(Position.make(hands, "D", "down", 2))
         tried += stats["first"]
     assert tried > 0
+
+
+@pytest.mark.parametrize("room", [0.0, 1.0])
+def test_two_threads_join_the_owners_test_only_while_its_table_has_room(room, monkeypatch):
+    # on two threads, an idle thread with no test ahead to make joins the
+    # owner's test now while less than JOIN_ROOM of the owner's pattern
+    # pages are in use (0: never; 1: until the table is full); the values
+    # are a single solver's either way
+    from whist_solve import engine
+    monkeypatch.setattr(engine, "JOIN_ROOM", room)
+    joined = 0
+    for seed in range(8):
+        hands = random_deal(700 + seed)
+        stats: dict = {}
+        solvers = [Solver(16), Solver(16)]
+        got = _threaded_table(hands, [("NT", "up"), ("C", "up")], solvers, stats,
+                              leaders={"NT": (0,), "C": (3,)})
+        assert got["NT", "up"][0] == Solver(16).ns_value(Position.make(hands, None, "up", 0))
+        assert got["C", "up"][3] == Solver(16).ns_value(Position.make(hands, "C", "up", 3))
+        assert not any(s.shareable for s in solvers)
+        joined += stats["joined"]
+    if room == 0.0:
+        assert joined == 0
+    else:
+        assert joined >= 1
