@@ -326,10 +326,12 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     longest), each with a solver of its own (``solver`` is the first
     thread's; the others get ``tt_mb`` each): the search releases the GIL,
     so the rows are solved side by side.  A thread with no row left takes
-    the last two leaders of a row whose owner has not started them, and
-    then helps the owners find their values by testing each one's next
-    target ahead of it, in its table, or else by searching an owner's
-    test after each first card, in its own (see _threaded_table)."""
+    the last two leaders of a row whose owner has not started them (if
+    the owner's table is filling up), and then helps the owners find
+    their values by testing each one's next target ahead of it, in its
+    table, or by searching its test now beside it there while the table
+    has room, or else by searching an owner's test after each first
+    card, in its own (see _threaded_table)."""
     hands = [list(h) for h in hands]
     search, derived, leaders = table_searches(hands, strains, symmetry)
     rows = [(strain, ranking) for strain in strains for ranking in rankings if leaders[strain]]
@@ -379,13 +381,15 @@ class _Row:
     """One row of a table being solved by several threads.  Its owner
     solves the leaders in LEADER_ORDER on one solver; a thread with no row
     left may take the row's second side (the last two leaders), as long as
-    neither has started, and solve them in turn on its own solver."""
+    neither has started and the owner's table is at least JOIN_ROOM full,
+    and solve them in turn on its own solver."""
 
     def __init__(self, strain: str, ranking: str, leaders=LEADER_ORDER):
         self.strain, self.ranking = strain, ranking
         self.trump = None if strain == "NT" else strain
         self.values = [None] * 4
         self.order = tuple(leaders)   # the leaders to solve, in LEADER_ORDER (see dd_table)
+        self.owner = None         # the solver of the thread that owns it
         self.next = 0             # the owner's next place in self.order
         self.end = len(self.order)    # the owner stops here (2 once a helper took the rest)
 
@@ -417,6 +421,21 @@ class _Row:
 # threads): bridge-solver's hard deals 1-10, 0.534 against 0.606 for single
 # leaders and 0.722 for no help at all; deals 301-400 of its 1k_deals,
 # 0.586 against 0.612 and 0.589.
+#
+# But only from an owner whose table is at least JOIN_ROOM full.  While
+# the owner's table has room, a helper joins the owner's tests there
+# instead (see the note on joins below): the row's later leaders then
+# find the first one's bounds, and the two threads share out each test's
+# moves.  Hard deal 19, whose helper took the spades' East and West when
+# the owner was at South, searched East cold in 3.43M nodes against 2.87M
+# after North and South.  Whole processes (`table FILE --threads 2`
+# against --threads 1, medians of three, alternating), splitting at once
+# -> only from a table at least half full: hard deals 19 0.689 -> 0.646,
+# 10 0.634 -> 0.596, 16 0.608 -> 0.575, 14 0.548 -> 0.530, 2 0.616 ->
+# 0.604, 4 (the four-void deal) 0.538 -> 0.528, 13, 15, 17 and the
+# two-suited deal within 0.03 either way; deals 301-340 of 1k_deals in
+# one file 0.631 -> 0.597.  Never splitting is no good: the four-void
+# deal, whose owner's table fills, took as long on two threads as on one.
 
 
 class _Stopped(Exception):
@@ -557,6 +576,15 @@ FIRST_AFTER = 0.1     # seconds an owner's test runs before a helper tries its f
 JOIN_ROOM = 0.5       # an idle thread joins an owner's test now while less of its table's pattern pages are in use
 
 
+def _has_room(owner: Optional[Solver]) -> bool:
+    """Is less than JOIN_ROOM of ``owner``'s table's pattern pages in use
+    (a second search in it would not soon fill it)?"""
+    if owner is None:
+        return False
+    pages_used, pages = owner._core.tt_usage[2:4]
+    return pages_used < pages * JOIN_ROOM
+
+
 def _first_cards(pos: Position) -> list:
     """The cards the leader of ``pos`` (a trick's start) may lead, one of
     each group of equal cards, highest first, suits S, H, D, C, then the
@@ -574,7 +602,7 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     strain -> the leaders to solve, in LEADER_ORDER; all four by default).
     ``stats``, if given,
     receives how many jobs were published, joined, and answered first by
-    a joiner (for tests), and under ``"cpu"`` the CPU seconds of each
+    a joiner, tests ahead, first cards and second sides taken (for tests), and under ``"cpu"`` the CPU seconds of each
     thread, busiest first (the critical path: what two free cores would
     take, whoever else uses the machine)."""
     import threading
@@ -591,20 +619,24 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     exacts: dict = {}              # owner solver -> the _Exact it is finding now
     owning = [len(solvers)]        # threads that may still publish jobs
     stopping = [False]             # an interrupt: every thread stops its search and leaves
-    counts = {"jobs": 0, "joined": 0, "answered": 0, "ahead": 0, "first": 0}
+    counts = {"jobs": 0, "joined": 0, "answered": 0, "ahead": 0, "first": 0, "sides": 0}
     cpu: list = []                 # each thread's CPU seconds
 
-    def next_work():
+    def next_work(solver):
         """A row to own, or the second side of a started row, or None."""
         with cond:
             if todo:
                 row = todo.pop(0)
+                row.owner = solver
                 started.append(row)
                 return row, None
             # no row left: the second side of the row with most leaders to start
             for row in sorted(started, key=lambda r: r.next):
+                if _has_room(row.owner):
+                    continue        # joined instead (see the note on joins below)
                 side = row.split()
                 if side:
+                    counts["sides"] += 1
                     return row, side
             return None
 
@@ -724,8 +756,7 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             job = ex.job
             if owner is not solver and job is not None and job.result is None \
                     and not job.ahead and not job.searchers and not job.no_join:
-                pages_used, pages = owner._core.tt_usage[2:4]
-                if pages_used < pages * JOIN_ROOM:
+                if _has_room(owner):
                     return (owner, ex, JOIN), None
         now = time.monotonic()
         soonest = None
@@ -857,7 +888,7 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     def work_on(solver: Solver) -> None:
         try:
             while True:
-                job = next_work()
+                job = next_work(solver)
                 if job is None:
                     break
                 row, leaders = job

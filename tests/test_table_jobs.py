@@ -129,8 +129,9 @@ def test_a_table_asked_for_becomes_shareable_at_the_next_search():
 
 @pytest.mark.parametrize("seed", [4207, 4208])
 def test_one_row_on_two_threads_with_joins_equals_one_thread(seed):
-    # one row: the second thread takes the second side, and whichever
-    # finishes first joins the other's searches
+    # one row: the second thread joins the owner's searches (or takes the
+    # second side, once the owner's table fills up, and whichever finishes
+    # first joins the other's)
     hands = random_deal(seed)
     stats: dict = {}
     solvers = [Solver(16), Solver(16)]
@@ -333,3 +334,21 @@ def test_two_threads_join_the_owners_test_only_while_its_table_has_room(room, mo
         assert joined == 0
     else:
         assert joined >= 1
+
+
+@pytest.mark.parametrize("room", [0.0, 1.0])
+def test_a_helper_takes_a_second_side_only_from_a_table_filling_up(room, monkeypatch):
+    # one row on two threads: the idle thread takes the row's last two
+    # leaders when the owner's table is at least JOIN_ROOM full (0: at
+    # once), else it joins the owner's searches in the owner's table
+    from whist_solve import engine
+    monkeypatch.setattr(engine, "JOIN_ROOM", room)
+    for seed in (4207, 4208):
+        hands = random_deal(seed)
+        stats: dict = {}
+        two = _threaded_table(hands, [("NT", "up")], [Solver(16), Solver(16)], stats)
+        assert dict(zip("NESW", two["NT", "up"])) == dd_table(hands, strains=("NT",))["NT"]["up"]
+        if room == 0.0:
+            assert stats["sides"] == 1
+        else:
+            assert stats["sides"] == 0

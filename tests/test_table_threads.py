@@ -58,6 +58,7 @@ def test_row_second_side_goes_to_one_helper_before_it_starts():
 
 
 def test_one_row_on_two_threads_equals_one_thread():
-    # the second thread, finding no row, takes the row's second side
+    # the second thread, finding no row, helps the owner in its table (or,
+    # once that table fills up, takes the row's second side)
     hands = _deal(8, 13)
     assert dd_table(hands, strains=("NT",), threads=2) == dd_table(hands, strains=("NT",))
