@@ -401,10 +401,14 @@ class _Row:
             self.next += 1
             return self.order[self.next - 1]
 
+    def can_split(self) -> bool:
+        """Could split hand the last two leaders to a helper now?"""
+        return len(self.order) == 4 and self.end == 4 and self.next <= 2
+
     def split(self) -> list:
         """Hand the last two leaders to a helper if neither has started, and
         return them (call with the lock held); [] if not."""
-        if len(self.order) == 4 and self.end == 4 and self.next <= 2:
+        if self.can_split():
             self.end = 2
             return list(self.order[2:])
         return []
@@ -435,7 +439,11 @@ class _Row:
 # 0.604, 4 (the four-void deal) 0.538 -> 0.528, 13, 15, 17 and the
 # two-suited deal within 0.03 either way; deals 301-340 of 1k_deals in
 # one file 0.631 -> 0.597.  Never splitting is no good: the four-void
-# deal, whose owner's table fills, took as long on two threads as on one.
+# deal with all its 20 searches (batch_scaling.py critical, without its
+# symmetry), whose owner's table fills, took as long on two threads as on
+# one.  A helper that finds the owner's table with room and so helps in
+# it still takes the row's second side if the table fills up meanwhile
+# (join's take_side).
 
 
 class _Stopped(Exception):
@@ -630,15 +638,21 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                 row.owner = solver
                 started.append(row)
                 return row, None
-            # no row left: the second side of the row with most leaders to start
-            for row in sorted(started, key=lambda r: r.next):
-                if _has_room(row.owner):
-                    continue        # joined instead (see the note on joins below)
-                side = row.split()
-                if side:
-                    counts["sides"] += 1
-                    return row, side
-            return None
+            return take_side()
+
+    def take_side():
+        """(row, its last two leaders) of the row with most leaders to
+        start whose owner's table is filling up, or None (with the lock
+        held).  While the table has room, the owner is helped in it
+        instead (see the note on second sides above)."""
+        for row in sorted(started, key=lambda r: r.next):
+            if not row.can_split() or _has_room(row.owner):
+                continue
+            side = row.split()
+            if side:
+                counts["sides"] += 1
+                return row, side
+        return None
 
     def exact(solver: Solver, pos: Position, guess: int) -> int:
         """solver.ns_value(pos, guess), each null-window test published as
@@ -774,22 +788,31 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     return (owner, ex, FIRST), None
         return None, soonest
 
-    def join(solver: Solver) -> None:
+    def join(solver: Solver):
         """Help the owners' searches until no thread owns work: test the
         target an owner would test next, beside its test now (each answer
         narrows the value: the owner's next test is often answered, or half
-        searched, by then); else (a third thread) search the owner's test
-        now with it; else try the first cards of its test now (first_card)."""
+        searched, by then); else search the owner's test now with it (a
+        third thread, or while the table has room); else try the first
+        cards of its test now (first_card).  Returns None, or a row's
+        second side to solve (take_side) once its owner's table fills up:
+        this thread then owns work again."""
         prepare_joins(solver)
         while True:
             with cond:
                 while True:
+                    if stopping[0]:
+                        return None
+                    side = take_side()
+                    if side is not None:
+                        owning[0] += 1
+                        return side
                     found, wait = pick(solver)
-                    if found is not None or owning[0] == 0 or stopping[0]:
+                    if found is not None or owning[0] == 0:
                         break
                     cond.wait(wait)
-                if found is None or stopping[0]:
-                    return
+                if found is None:
+                    return None
                 owner, ex, kind = found
                 joined = False
                 if kind == FIRST:
@@ -886,29 +909,36 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                 cpu.append(time.thread_time() - start)
 
     def work_on(solver: Solver) -> None:
-        try:
-            while True:
-                job = next_work(solver)
-                if job is None:
-                    break
-                row, leaders = job
-                if leaders is not None:
-                    prepare_joins(solver)      # the last rows are started
-                guess = -1
+        job = None
+        while True:
+            try:
                 while True:
-                    if leaders is None:
-                        leader = row.take(cond)
-                    else:
-                        leader = leaders.pop(0) if leaders else -1
-                    if leader < 0:
+                    if job is None:
+                        job = next_work(solver)
+                    if job is None:
                         break
-                    guess = exact(solver, Position.make(hands, row.trump, row.ranking, leader), guess)
-                    row.values[leader] = guess
-        finally:
-            with cond:
-                owning[0] -= 1
-                cond.notify_all()
-        join(solver)
+                    row, leaders = job
+                    job = None
+                    if leaders is not None:
+                        prepare_joins(solver)      # the last rows are started
+                    guess = -1
+                    while True:
+                        if leaders is None:
+                            leader = row.take(cond)
+                        else:
+                            leader = leaders.pop(0) if leaders else -1
+                        if leader < 0:
+                            break
+                        guess = exact(solver, Position.make(hands, row.trump, row.ranking, leader),
+                                      guess)
+                        row.values[leader] = guess
+            finally:
+                with cond:
+                    owning[0] -= 1
+                    cond.notify_all()
+            job = join(solver)        # a second side taken while helping, or None
+            if job is None:
+                return
 
     try:
         with ThreadPoolExecutor(max_workers=len(solvers)) as pool:

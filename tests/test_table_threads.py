@@ -45,7 +45,9 @@ def test_row_second_side_goes_to_one_helper_before_it_starts():
     lock = threading.Lock()
     row = _Row("NT", "up")
     assert row.take(lock) == LEADER_ORDER[0]
+    assert row.can_split()
     assert row.split()                  # the owner is on its first leader
+    assert not row.can_split()
     assert not row.split()              # only one helper per row
     assert row.take(lock) == LEADER_ORDER[1]
     assert row.take(lock) == -1         # the owner stops before the second side
@@ -53,7 +55,7 @@ def test_row_second_side_goes_to_one_helper_before_it_starts():
     late = _Row("S", "up")
     for _ in range(3):
         late.take(lock)
-    assert not late.split()             # the second side has started: the owner keeps it
+    assert not late.can_split() and not late.split()   # the second side has started: the owner keeps it
     assert late.take(lock) == LEADER_ORDER[3]
 
 
