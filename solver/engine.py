@@ -608,9 +608,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     """The rows (strain, ranking) of dd_table on several threads: {row:
     [N-S tricks for each leader]}, None for a leader not asked for (``leaders``:
     strain -> the leaders to solve, in LEADER_ORDER; all four by default).
-    ``stats``, if given,
-    receives how many jobs were published, joined, and answered first by
-    a joiner, tests ahead, first cards and second sides taken (for tests), and under ``"cpu"`` the CPU seconds of each
+    ``stats``, if given, receives how many jobs were published, joined,
+    and answered first by a joiner, tests ahead, first cards and second
+    sides taken (for tests), and under ``"cpu"`` the CPU seconds of each
     thread, busiest first (the critical path: what two free cores would
     take, whoever else uses the machine)."""
     import threading
@@ -646,12 +646,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         held).  While the table has room, the owner is helped in it
         instead (see the note on second sides above)."""
         for row in sorted(started, key=lambda r: r.next):
-            if not row.can_split() or _has_room(row.owner):
-                continue
-            side = row.split()
-            if side:
+            if row.can_split() and not _has_room(row.owner):
                 counts["sides"] += 1
-                return row, side
+                return row, row.split()
         return None
 
     def exact(solver: Solver, pos: Position, guess: int) -> int:
@@ -758,26 +755,23 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         A test now is joined beside another thread's test ahead (a third
         thread and beyond), or alone while its table has room (JOIN_ROOM;
         see above)."""
-        for owner, ex in exacts.items():
-            if owner is not solver and ex.ahead_target() is not None:
+        others = [(owner, ex) for owner, ex in exacts.items() if owner is not solver]
+        for owner, ex in others:
+            if ex.ahead_target() is not None:
                 return (owner, ex, AHEAD), None
-        for owner, ex in exacts.items():
-            job = ex.job
-            if owner is not solver and job is not None and job.result is None \
-                    and ex.ahead is not None and ex.ahead.searchers:
+        # the others' tests now that are still open
+        open_now = [(owner, ex, ex.job) for owner, ex in others
+                    if ex.job is not None and ex.job.result is None]
+        for owner, ex, job in open_now:
+            if ex.ahead is not None and ex.ahead.searchers:
                 return (owner, ex, JOIN), None
-        for owner, ex in exacts.items():
-            job = ex.job
-            if owner is not solver and job is not None and job.result is None \
-                    and not job.ahead and not job.searchers and not job.no_join:
-                if _has_room(owner):
-                    return (owner, ex, JOIN), None
+        for owner, ex, job in open_now:
+            if not job.ahead and not job.searchers and not job.no_join and _has_room(owner):
+                return (owner, ex, JOIN), None
         now = time.monotonic()
         soonest = None
-        for owner, ex in exacts.items():
-            job = ex.job
-            if owner is not solver and job is not None and job.result is None \
-                    and not job.ahead and not job.pos.trick:
+        for owner, ex, job in open_now:
+            if not job.ahead and not job.pos.trick:
                 wait = job.started + FIRST_AFTER - now
                 if wait > 0:
                     soonest = wait if soonest is None else min(soonest, wait)
@@ -909,16 +903,12 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                 cpu.append(time.thread_time() - start)
 
     def work_on(solver: Solver) -> None:
-        job = None
+        side = None                   # a second side join took, to solve next
         while True:
             try:
-                while True:
-                    if job is None:
-                        job = next_work(solver)
-                    if job is None:
-                        break
+                job = side or next_work(solver)
+                while job is not None:
                     row, leaders = job
-                    job = None
                     if leaders is not None:
                         prepare_joins(solver)      # the last rows are started
                     guess = -1
@@ -932,12 +922,13 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                         guess = exact(solver, Position.make(hands, row.trump, row.ranking, leader),
                                       guess)
                         row.values[leader] = guess
+                    job = next_work(solver)
             finally:
                 with cond:
                     owning[0] -= 1
                     cond.notify_all()
-            job = join(solver)        # a second side taken while helping, or None
-            if job is None:
+            side = join(solver)
+            if side is None:
                 return
 
     try:
