@@ -771,7 +771,11 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         now = time.monotonic()
         soonest = None
         for owner, ex, job in open_now:
-            if not job.ahead and not job.pos.trick:
+            if not job.ahead and not job.pos.trick \
+                    and (solver._sig == job.pos.trump or not solver._core.guests):
+                # (a first card is searched in this thread's own table: one
+                # of another trump empties it, not while another core
+                # searches in it; its leaving wakes this thread)
                 wait = job.started + FIRST_AFTER - now
                 if wait > 0:
                     soonest = wait if soonest is None else min(soonest, wait)
