@@ -48,12 +48,20 @@ from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, s
 
 cdef enum:
     # Leads' tricks are probed before searching with at least this many
-    # tricks left: 10 in a deal of 13 tricks, 9 in shorter ones (measured:
-    # on 13-card tables 10 searches 3% more nodes than 9 but runs 4.6%
-    # fewer instructions; on 12-card bid whist deals 9 searches 7% fewer
-    # nodes than 10 for about the same instructions).
+    # tricks left: 10 in a deal of 13 tricks, 11 in shorter ones.
+    # Measured: on 13-card tables 10 searches 3% more nodes than 9 but runs
+    # 4.6% fewer instructions (and 12, timed against 10 in alternating runs
+    # on 100 deals: within 1%).  In shorter deals 9 searched fewer nodes
+    # than 10 or 11 (the 40 seeded bid whist exchanges: 375M against 422M
+    # at 11) for about the same instructions, but a probe's table lookups
+    # are cache misses that instruction counts do not show: timed, the
+    # 100 bid samples of examples/simulate.pbn took 136.0 s of CPU at 9
+    # against 123.1 s at 13 and 119.6 s at 11 (118.5 s at 13 beside it),
+    # the 40 exchanges a mean 1.27 s against 1.35 s at 9 (two threads: 0.77
+    # against 0.83 s), and the tables of 100 bridge deals cut to 12, 11
+    # and 10 cards a hand the same at 9 and 11, 2-4% slower at 13.
     PROBE_LEFT_FULL = 10
-    PROBE_LEFT = 9
+    PROBE_LEFT = 11
     # With at least this many tricks left the table is asked before the
     # sure-trick bounds; nearer the end the bounds answer most lead nodes
     # and cost less than a table probe.  (Measured with the bounds of
