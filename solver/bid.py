@@ -567,7 +567,7 @@ class _Probe:
         self.ranking = ranking
         self.hands = [list(h) for h in hands]
         core_for = getattr(solver, "core_for", None)
-        self.core = core_for(trump) if core_for is not None else None
+        self.core = core_for(trump, ranking) if core_for is not None else None
         if self.core is not None:
             self.coord = {c: engine_card(c, trump, ranking) for c in pool}
             # a card's bit in its engine suit's 16-bit lane of one integer:

@@ -33,6 +33,17 @@ BID_TT_MB = 512
 
 _MB = 1024 * 1024
 
+# A solver's table is emptied when the ranking of its positions changes
+# (Solver.core_for), not only the trump.  The other ranking's bounds stay
+# true but seldom match, and the longer lists cost every probe a little:
+# 20 samples of the bid question of examples/simulate.pbn (ten options,
+# each trump's uptown then downtown on one solver) 20.04-20.77 s against
+# 20.87-21.69 s kept (199.2M nodes against 198.5M); the up and down tables
+# of the random set 5.08-5.15 s against 5.27-5.28 s (46.08M nodes against
+# 45.82M); all 100 samples, two pairs of processes side by side, 120.3 s
+# and 121.8 s against 122.2 s and 123.5 s, the same answers.
+RANKING_CLEAR = True
+
 
 class TableMemoryError(WhistError):
     """The transposition table asked for does not fit in the memory."""
@@ -143,6 +154,7 @@ class Solver:
                                    "choose a smaller --tt-mb") from None
         self._sig = None
         self._own_sig = None     # _sig of its own table while it searches another's
+        self._ranking = None     # the ranking of the positions its table holds, if known
 
     @property
     def nodes(self) -> int:
@@ -156,6 +168,7 @@ class Solver:
     def clear(self) -> None:
         self._core.clear()
         self._sig = None
+        self._ranking = None
 
     @property
     def shareable(self) -> bool:
@@ -203,10 +216,13 @@ class Solver:
         """Back to this solver's own table: as share_table_of found it, or
         (the shared table having filled up meanwhile) holding positions of
         the shared table's trump."""
-        if self._core.unshare():
+        back = self._core.unshare()
+        if back:
             self._sig = self._own_sig
+        elif back is not None:
+            self._ranking = None
 
-    def core_for(self, trump: Optional[str]) -> Core:
+    def core_for(self, trump: Optional[str], ranking: Optional[str] = None) -> Core:
         """The search core, its table ready for positions with this trump
         suit (None at no-trump): for callers that put many positions of one
         deal to the core in engine coordinates (`engine_card`) themselves.
@@ -214,16 +230,27 @@ class Solver:
         A stored bound is a fact about every position with the same suit
         lengths and owners of the top cards, in the engine's coordinates
         (powers within suits), whatever the deal: only a change of trump
-        suit makes the table stale, and then it is emptied."""
+        suit makes the table stale, and then it is emptied.
+
+        A change of ``ranking`` (when given) empties it too, though its
+        bounds still hold, when no other core can be searching in it (its
+        own table, not shareable): the other ranking's patterns seldom
+        match and lengthen the lists each probe reads (see RANKING_CLEAR)."""
+        core = self._core
         if self._sig != trump:
-            self._core.clear()
+            core.clear()
             self._sig = trump
-        return self._core
+            self._ranking = ranking
+        elif ranking is not None and ranking != self._ranking and not core.sharing:
+            if self._ranking is not None and RANKING_CLEAR and not core.shareable:
+                core.clear()
+            self._ranking = ranking
+        return core
 
     def _load(self, pos: Position) -> dict:
         """Give the position to the core; return the map engine card -> name."""
         trump, ranking = pos.trump, pos.ranking
-        self.core_for(trump)
+        self.core_for(trump, ranking)
         names = {}
         hands = []
         for h in pos.hands:
@@ -243,7 +270,7 @@ class Solver:
         return names
 
     def _load_hands(self, hands, trump: Optional[str], ranking: str, leader: int) -> None:
-        self.core_for(trump).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
+        self.core_for(trump, ranking).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
                                 -1 if trump is None else SUITS.index(trump), leader, ())
 
     def ns_value_unchecked(self, hands, trump: Optional[str], ranking: str, leader: int,

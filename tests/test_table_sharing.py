@@ -157,3 +157,31 @@ def test_a_shared_table_that_fills_up_sends_its_guest_home(seed, trump):
     guest.own_table()
     # its own table holds this trump's positions: no clearing needed
     assert guest.ns_value(Position.make(hands, trump, "up", 3)) == values[3]
+
+
+def test_a_change_of_ranking_empties_a_table_no_other_solver_can_search(monkeypatch):
+    # the other ranking's bounds are kept only where another core may be
+    # searching the table (shareable): there the values must not change
+    from whist_solve import engine
+    hands = random_deal(4300)
+    up = Position.make(hands, "H", "up", 0)
+    down = Position.make(hands, "H", "down", 0)
+    expected = _own_values(hands, "H", (0,), "down")[0]
+    for shareable, clear in ((False, True), (True, True), (False, False)):
+        monkeypatch.setattr(engine, "RANKING_CLEAR", clear)
+        solver = Solver(16)
+        solver.shareable = shareable
+        solver.ns_value(up)
+        held = solver._core.tt_usage[2]
+        assert held > 0
+        solver.core_for("H", "down")
+        emptied = solver._core.tt_usage[2] == 0
+        assert emptied == (clear and not shareable)
+        assert solver.ns_value(down) == expected
+        solver.shareable = False
+    # the same ranking again, or no ranking given, keeps the table
+    solver = Solver(16)
+    solver.ns_value(up)
+    solver.core_for("H", "up")
+    solver.core_for("H")
+    assert solver._core.tt_usage[2] > 0
