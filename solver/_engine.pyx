@@ -32,10 +32,13 @@ cimport (their functions are `cdef inline`):
     _cutoff.pxd  the cut-off cache (the card that last cut off, tried first)
     _tt.pxd      the transposition table and its structs
     _split.pxd   several cores on one search: moves in progress put off, the first answer stops the rest
+    _keeps.pxd   the keeps of a bid whist exchange, made and ordered (exchange_keeps)
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
+from cpython cimport array
+import array as _array
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
@@ -44,6 +47,7 @@ from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
 from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
+from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
 
 cdef enum:
@@ -919,3 +923,60 @@ cdef class Core:
             play(c, s, b, 0)
             out.append((s, b))
         return out
+
+
+# The most cards of a keep, and the masks of one (see exchange_keeps).
+KEEP_LIMITS = (KEEP_CARDS, KEEP_SUITS)
+
+
+def exchange_keeps(int n, const uint16_t[::1] first, const uint8_t[::1] size,
+                   const double[::1] worth, const uint8_t[::1] key, const uint16_t[::1] masks,
+                   const uint8_t[::1] cap):
+    """Every keep of ``n`` cards from the choices of each suit (see
+    _keeps.pxd: the choices of suit s are ``first[s]`` .. ``first[s + 1]``
+    - 1; each has a size, a worth, KEEP_CARDS card codes, KEEP_SUITS engine
+    masks and a cap), in search order.  Returns three arrays: the keeps'
+    masks (five a keep, as Core.keeps_until takes them), their caps, and
+    their choices (one a suit)."""
+    cdef KeepMaker m
+    cdef Py_ssize_t nch = size.shape[0], i
+    cdef int s, r
+    cdef array.array rows, caps, picks
+    cdef Keep* k
+    m.nsuits = first.shape[0] - 1
+    if not 0 < m.nsuits <= KEEP_SUITS or not 0 <= n <= KEEP_CARDS:
+        raise ValueError("exchange_keeps: 1 to 5 suits, at most 16 cards")
+    if (first[m.nsuits] != nch or worth.shape[0] != nch or cap.shape[0] != nch
+            or key.shape[0] != KEEP_CARDS * nch or masks.shape[0] != KEEP_SUITS * nch):
+        raise ValueError("exchange_keeps: every choice needs a size, worth, key, masks and cap")
+    for s in range(m.nsuits):
+        if first[s] > first[s + 1]:
+            raise ValueError("exchange_keeps: the suits' choices out of order")
+    for i in range(nch):
+        if size[i] > KEEP_CARDS:
+            raise ValueError("exchange_keeps: a choice of more than 16 cards")
+    m.n = n
+    m.first = &first[0]
+    m.size = &size[0] if nch else NULL
+    m.worth = &worth[0] if nch else NULL
+    m.key = &key[0] if nch else NULL
+    m.masks = &masks[0] if nch else NULL
+    m.cap = &cap[0] if nch else NULL
+    with nogil:
+        r = keeps_make(&m)
+    if r < 0:
+        raise MemoryError("exchange_keeps: no memory for the keeps")
+    try:
+        rows = array.clone(_array.array("H"), KEEP_SUITS * m.count, False)
+        caps = array.clone(_array.array("B"), m.count, False)
+        picks = array.clone(_array.array("H"), m.nsuits * m.count, False)
+        for i in range(m.count):
+            k = &m.keeps[i]
+            for s in range(KEEP_SUITS):
+                rows.data.as_ushorts[KEEP_SUITS * i + s] = k.masks[s]
+            caps.data.as_uchars[i] = k.cap
+            for s in range(m.nsuits):
+                picks.data.as_ushorts[m.nsuits * i + s] = k.pick[s]
+    finally:
+        free(m.keeps)
+    return rows, caps, picks

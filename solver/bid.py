@@ -62,12 +62,12 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from itertools import product
-from operator import itemgetter
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
                     sort_cards)
 from .dealing import random_deal
+from ._engine import KEEP_LIMITS, exchange_keeps
 from .engine import BID_TT_MB
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
@@ -511,39 +511,63 @@ def _trump_losers(hands, bidder, trump: Optional[str], ranking: str) -> Optional
     return losers
 
 
-def _keeps(suits: List[_Suit], n: int, trump: Optional[str]):
-    """Every keep of n cards as (worth, cards, powers of the trumps kept),
-    unsorted."""
-    # Combine suit by suit, keeping only partial sizes that can still reach
-    # n: each suit's choices are grouped by size, so that a partial keep
-    # meets only the sizes that fit (the last suit: the one size that
-    # completes it).
-    maxrest = [0] * (len(suits) + 1)
-    for i in range(len(suits) - 1, -1, -1):
-        maxrest[i] = maxrest[i + 1] + max(ch[0] for ch in suits[i].choices)
-    partial = [(0, 0.0, (), ())]
-    last = len(suits) - 1
-    for i, su in enumerate(suits):
-        is_trump = su.name == trump
-        by_size: dict = {}
-        for ch in su.choices:
-            by_size.setdefault(ch[0], []).append(ch)
-        rest = maxrest[i + 1]
-        nxt: list = []
-        for size, w, cards, tp in partial:
-            lo, hi = n - size - rest, n - size
-            for csize, chs in by_size.items():
-                if not lo <= csize <= hi:
-                    continue
-                if i == last:
-                    nxt.extend([(w + cw, cards + cc, ctp if is_trump else tp)
-                                for _s, cw, cc, ctp in chs])
-                else:
-                    t = size + csize
-                    nxt.extend([(t, w + cw, cards + cc, ctp if is_trump else tp)
-                                for _s, cw, cc, ctp in chs])
-        partial = nxt
-    return partial
+KEEP_CARDS, KEEP_SUITS = KEEP_LIMITS     # card codes a choice, masks a choice (exchange_keeps)
+
+
+class _KeepSet:
+    """Every keep of n cards of the pool, most promising first (the order
+    the search asks them in): by the heuristic worth, highest first, ties by
+    the cards' names, so that the keeps, and the searches, come in the same
+    order on every run.  Made and ordered in the core (exchange_keeps,
+    _keeps.pxd) from the suits' choices: ``rows`` holds five engine masks a
+    keep (Core.keeps_until's form), ``caps`` the most tricks a keep can
+    take (255: no cap; see _trump_losers); a keep's cards are rebuilt from
+    its choices only where needed (``cards``).  (Grouping the keeps by suit
+    lengths, for the table's sake, measured no better than this order.)"""
+
+    def __init__(self, suits: List[_Suit], n: int, pool: Sequence[str], trump: Optional[str],
+                 ranking: str, losers: Optional[Callable[[tuple], int]]):
+        from .engine import engine_card
+
+        code = {c: i for i, c in enumerate(sorted(pool))}
+        lane = {}
+        for c in pool:
+            es, b = engine_card(c, trump, ranking)
+            lane[c] = 1 << (16 * es + b)
+        self.suits = suits
+        self.choices = [ch for su in suits for ch in su.choices]
+        first = array("H", [0])
+        size = array("B")
+        worth = array("d")
+        key = bytearray()
+        masks = array("H")
+        cap = bytearray()
+        for su in suits:
+            for csize, w, cards, powers in su.choices:
+                size.append(csize)
+                worth.append(w)
+                key += bytes(code[c] for c in cards).ljust(KEEP_CARDS, b"\0")
+                m = sum(map(lane.__getitem__, cards))
+                masks.extend([(m >> (16 * es)) & 0xFFFF for es in range(KEEP_SUITS)])
+                cap.append(n - losers(powers) if losers is not None and su.name == trump else 255)
+            first.append(len(size))
+        self.n = n
+        self.rows, self.caps, self.picks = exchange_keeps(n, first, size, worth, bytes(key),
+                                                          masks, bytes(cap))
+
+    def __len__(self) -> int:
+        return len(self.caps)
+
+    def cards(self, i: int) -> tuple:
+        """Keep i's cards, suit by suit (each suit's highest first)."""
+        ns = len(self.suits)
+        picks, choices = self.picks, self.choices
+        return sum((choices[picks[ns * i + s]][2] for s in range(ns)), ())
+
+    def ceiling(self) -> int:
+        """The most tricks any keep can take by its cap."""
+        top = max(self.caps, default=255)
+        return self.n if top == 255 else top
 
 
 class _Probe:
@@ -569,16 +593,15 @@ class _Probe:
         core_for = getattr(solver, "core_for", None)
         self.core = core_for(trump, ranking) if core_for is not None else None
         if self.core is not None:
-            self.coord = {c: engine_card(c, trump, ranking) for c in pool}
             # a card's bit in its engine suit's 16-bit lane of one integer:
-            # a keep's five masks are the sum of its cards' (see _rows)
-            self.lane = {c: 1 << (16 * s + b) for c, (s, b) in self.coord.items()}
+            # a keep's five masks are the sum of its cards' (see _load)
+            self.lane = {}
+            for c in pool:
+                s, b = engine_card(c, trump, ranking)
+                self.lane[c] = 1 << (16 * s + b)
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)
             self.placed = False
-            self.rows = array("H")      # keeps_until: five masks a keep,
-            self.caps = array("B")      # and its cap, for keeps[:nrows]
-            self.nrows = 0
 
     def _hands(self, cards):
         hs = list(self.hands)
@@ -598,39 +621,18 @@ class _Probe:
         m = sum(map(self.lane.__getitem__, cards))
         self.core.set_hand(self.bidder, [(m >> (16 * s)) & 0xFFFF for s in range(5)], self.bidder)
 
-    def keeps_until(self, keeps, start: int, end: int, target: int, cap, ns_side: bool,
+    def keeps_until(self, keeps: _KeepSet, start: int, end: int, target: int, ns_side: bool,
                     n: int) -> Tuple[int, int, int, int, int]:
         """Ask the keeps from ``start`` on (before ``end``, at most
         KEEP_ROWS of them) in turn whether the bidding side takes
         ``target`` tricks, in one call to the core that also stops after
         KEEP_BATCH_NODES nodes (see Core.keeps_until): (next keep, the keep
-        that takes them or -1, keeps set aside by ``cap``, questions asked,
-        nodes).  The keeps' bit masks are made as the questions reach
-        them."""
+        that takes them or -1, keeps set aside by their caps, questions
+        asked, nodes)."""
         self._place()
         upto = min(end, start + KEEP_ROWS)
-        if upto > self.nrows:
-            self._rows(keeps, cap, upto)
-        return self.core.keeps_until(self.bidder, self.bidder, self.rows, self.caps, start, upto,
+        return self.core.keeps_until(self.bidder, self.bidder, keeps.rows, keeps.caps, start, upto,
                                      target, ns_side, n, KEEP_BATCH_NODES)
-
-    def _rows(self, keeps, cap, upto: int) -> None:
-        """Masks (five engine suits a keep) and caps of keeps[nrows:upto].
-        A keep's five masks are ten bytes of the sum of its cards' lanes
-        (lane 0 first, each lane's low byte first: the array's layout on a
-        little-endian machine)."""
-        lane = self.lane
-        chunk = keeps[self.nrows:upto]
-        data = array("H", b"".join(sum(map(lane.__getitem__, k[1])).to_bytes(10, "little")
-                                   for k in chunk))
-        if sys.byteorder == "big":
-            data.byteswap()
-        self.rows.extend(data)
-        if cap is None:
-            self.caps.extend(bytes([255]) * len(chunk))
-        else:
-            self.caps.extend(bytes([cap[k[2]] for k in chunk]))
-        self.nrows = upto
 
     def ns_value(self, cards, guess: int) -> int:
         if self.core is None:
@@ -674,25 +676,11 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     n = len(hands[bidder])
     pool = hands[bidder] + kitty
 
-    suits = _suits(hands, bidder, pool, strain, ranking)
-    keeps = _keeps(suits, n, t)
-    # The most promising keeps first: the sooner the best value is the
-    # target, the cheaper the refutations (grouping the keeps by suit
-    # lengths, for the table's sake, measured no better).  Ties broken by
-    # the cards, for repeatable runs.
-    keeps.sort(key=itemgetter(1))
-    keeps.sort(key=itemgetter(0), reverse=True)      # a stable sort: by worth, then cards
-
     # Bound: the opponents' trumps above all the trumps of the bidding side.
     losers = _trump_losers(hands, bidder, t, ranking)
-    if losers is not None:
-        cap = {tp: n - losers(tp) for tp in {k[2] for k in keeps}}
-        ceiling = max(cap.values())
-    else:
-        cap = None
-        ceiling = n
+    keeps = _KeepSet(_suits(hands, bidder, pool, strain, ranking), n, pool, t, ranking, losers)
 
-    work = _KeepWork(keeps, cap, ceiling, n, bidder % 2 == 0,
+    work = _KeepWork(keeps, keeps.ceiling(), n, bidder % 2 == 0,
                      lambda sv: _Probe(sv, hands, bidder, t, ranking, pool), solver)
     work.stats.keeps = len(keeps)
     if sharing is not None:
@@ -704,7 +692,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
             sharing.withdraw(work)
     best, index = work.answer()
 
-    best_cards = keeps[index][1]
+    best_cards = keeps.cards(index)
     keep = sort_cards(best_cards, ranking)
     kept = set(best_cards)
     discard = sort_cards([c for c in pool if c not in kept], ranking)
@@ -752,10 +740,10 @@ class _KeepWork:
     instead, two threads searched that option in 74.9M-81.5M nodes against
     57.7M on one; in one table, 61M-65M."""
 
-    def __init__(self, keeps, cap, ceiling: int, n: int, ns_side: bool, make_probe, home):
+    def __init__(self, keeps: _KeepSet, ceiling: int, n: int, ns_side: bool, make_probe, home):
         import threading
 
-        self.keeps, self.cap, self.ceiling, self.n = keeps, cap, ceiling, n
+        self.keeps, self.ceiling, self.n = keeps, ceiling, n
         self.ns_side = ns_side
         self.make_probe = make_probe
         self.home = home              # the owner's solver: every range searches in its table
@@ -931,10 +919,10 @@ class _KeepWork:
                 if alone and many:
                     self._ask_many(probe, solver, rng, target)
                     continue
-                _w, cards, tp = self.keeps[i]
-                if target and self.cap is not None and self.cap[tp] < target:
+                if target and self.keeps.caps[i] < target:
                     value, kind, nodes = None, "bounded", 0
                 else:
+                    cards = self.keeps.cards(i)
                     n0 = solver.nodes
                     if target == 0:
                         value, kind = self._exact(probe, cards, None), "exact"
@@ -964,7 +952,7 @@ class _KeepWork:
         target, if any, solved exactly."""
         stats = self.stats
         rng.pos, hit, bounded, asked, nodes = probe.keeps_until(
-            self.keeps, rng.pos, rng.hi, target, self.cap, self.ns_side, self.n)
+            self.keeps, rng.pos, rng.hi, target, self.ns_side, self.n)
         stats.bounded += bounded
         stats.nodes += nodes
         if hit < 0:
@@ -972,7 +960,7 @@ class _KeepWork:
             return
         stats.null_window += asked - 1          # the hit's question: _record's
         n0 = solver.nodes
-        value = self._exact(probe, self.keeps[hit][1], target)
+        value = self._exact(probe, self.keeps.cards(hit), target)
         self._record(hit, value, "raised", solver.nodes - n0)
 
     def _record(self, i: int, value: Optional[int], kind: str, nodes: int) -> None:

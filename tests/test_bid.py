@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from itertools import combinations
 
 import pytest
@@ -18,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.reference import ref_value
-from support.strategies import DECK52, JOKERS, examples
+from support.strategies import examples, reduced_deals
 
 from whist_solve.bid import (ALL_OPTIONS, Exchange, analyse_bid, best_exchange, best_option,
                              bid_kind, bid_name, bid_rank, bid_score, check_contract,
@@ -46,31 +48,6 @@ def brute_force(hands, kitty, bidder, trump, ranking):
         ns = ref_value(hs, None if trump == "NT" else trump, ranking, bidder)
         out[frozenset(keep)] = ns if bidder % 2 == 0 else n - ns
     return out
-
-
-@st.composite
-def reduced_deals(draw, max_n=4, max_m=3):
-    """(hands, kitty, bidder): n cards each and an m-card kitty, from a deck
-    of a few suits (so that the hands interact), jokers usually in."""
-    n = draw(st.integers(1, max_n))
-    m = draw(st.integers(1, max_m))
-    jokers = draw(st.booleans()) or draw(st.booleans())
-    need = 4 * n + m
-    k = max(1, -(-(need - (2 if jokers else 0)) // 13))
-    nsuits = draw(st.integers(k, 4))
-    suits = draw(st.permutations("SHDC"))[:nsuits]
-    deck = [c for c in DECK52 if c[0] in suits] + (list(JOKERS) if jokers else [])
-    cards = draw(st.permutations(deck))[:need]
-    if jokers and draw(st.booleans()):
-        # a joker for the bidder's side often: put one in the kitty
-        j = next((c for c in cards if c in JOKERS), None)
-        if j is not None and cards.index(j) < 4 * n:
-            i, last = cards.index(j), len(cards) - 1
-            cards[i], cards[last] = cards[last], cards[i]
-    hands = [cards[i * n:(i + 1) * n] for i in range(4)]
-    kitty = cards[4 * n:]
-    bidder = draw(st.integers(0, 3))
-    return hands, kitty, bidder
 
 
 @settings(max_examples=examples(60))
@@ -491,6 +468,31 @@ def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, tt_mb, monke
     monkeypatch.setattr(bid, "KEEP_ROWS", 1)
     hands, kitty, bidder = random_deal(seed)
     one = analyse_bid(hands, kitty, bidder, solver=Solver(64), threads=1)
+    # Once a thread is idle and until it has taken keeps over, each call
+    # of the others to the core waits a millisecond: the idle thread looks
+    # for work every HELP_POLL seconds, and without this the last options
+    # could end before it looked (about one run in six).
+    idle, taken = threading.Event(), []
+    real_help, real_steal, real_until = bid._Sharing.help, bid._KeepWork.steal, bid._Probe.keeps_until
+
+    def help(self, solver, stop):
+        idle.set()
+        return real_help(self, solver, stop)
+
+    def steal(self, solver):
+        rng = real_steal(self, solver)
+        if rng is not None:
+            taken.append(rng)
+        return rng
+
+    def keeps_until(self, *args):
+        if idle.is_set() and not taken:
+            time.sleep(0.001)
+        return real_until(self, *args)
+
+    monkeypatch.setattr(bid._Sharing, "help", help)
+    monkeypatch.setattr(bid._KeepWork, "steal", steal)
+    monkeypatch.setattr(bid._Probe, "keeps_until", keeps_until)
     two = analyse_bid(hands, kitty, bidder, solver=Solver(tt_mb), threads=2, tt_mb=tt_mb)
     assert _brief(two, nodes=False) == _brief(one, nodes=False)
     assert sum(ex.stats.shared for ex in two) >= 1

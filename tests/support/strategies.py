@@ -165,3 +165,28 @@ def jokers_to_top_trumps(cards, trump: str, ranking: str) -> list:
         else:
             out.append(c)
     return out
+
+
+@st.composite
+def reduced_deals(draw, max_n=4, max_m=3):
+    """(hands, kitty, bidder): n cards each and an m-card kitty, from a deck
+    of a few suits (so that the hands interact), jokers usually in."""
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(1, max_m))
+    jokers = draw(st.booleans()) or draw(st.booleans())
+    need = 4 * n + m
+    k = max(1, -(-(need - (2 if jokers else 0)) // 13))
+    nsuits = draw(st.integers(k, 4))
+    suits = draw(st.permutations("SHDC"))[:nsuits]
+    deck = [c for c in DECK52 if c[0] in suits] + (list(JOKERS) if jokers else [])
+    cards = draw(st.permutations(deck))[:need]
+    if jokers and draw(st.booleans()):
+        # a joker for the bidder's side often: put one in the kitty
+        j = next((c for c in cards if c in JOKERS), None)
+        if j is not None and cards.index(j) < 4 * n:
+            i, last = cards.index(j), len(cards) - 1
+            cards[i], cards[last] = cards[last], cards[i]
+    hands = [cards[i * n:(i + 1) * n] for i in range(4)]
+    kitty = cards[4 * n:]
+    bidder = draw(st.integers(0, 3))
+    return hands, kitty, bidder
