@@ -57,7 +57,6 @@ are the four suits uptown and downtown and no-trump uptown and downtown.
 """
 from __future__ import annotations
 
-import sys
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -68,7 +67,7 @@ from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, pa
                     sort_cards)
 from .dealing import random_deal
 from ._engine import KEEP_LIMITS, exchange_keeps
-from .engine import BID_TT_MB
+from .engine import BID_TT_MB, engine_card
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
                     bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
@@ -514,11 +513,22 @@ def _trump_losers(hands, bidder, trump: Optional[str], ranking: str) -> Optional
 KEEP_CARDS, KEEP_SUITS = KEEP_LIMITS     # card codes a choice, masks a choice (exchange_keeps)
 
 
+def _lanes(pool: Sequence[str], trump: Optional[str], ranking: str) -> dict:
+    """Each card's bit in its engine suit's 16-bit lane of one integer:
+    the five masks of a set of cards are the sum of its cards' lanes."""
+    lanes = {}
+    for c in pool:
+        s, b = engine_card(c, trump, ranking)
+        lanes[c] = 1 << (16 * s + b)
+    return lanes
+
+
 class _KeepSet:
     """Every keep of n cards of the pool, most promising first (the order
-    the search asks them in): by the heuristic worth, highest first, ties by
-    the cards' names, so that the keeps, and the searches, come in the same
-    order on every run.  Made and ordered in the core (exchange_keeps,
+    the search asks them in: the sooner the best value is the target, the
+    cheaper the refutations): by the heuristic worth, highest first, ties
+    by the cards' names, so that the keeps, and the searches, come in the
+    same order on every run.  Made and ordered in the core (exchange_keeps,
     _keeps.pxd) from the suits' choices: ``rows`` holds five engine masks a
     keep (Core.keeps_until's form), ``caps`` the most tricks a keep can
     take (255: no cap; see _trump_losers); a keep's cards are rebuilt from
@@ -527,13 +537,8 @@ class _KeepSet:
 
     def __init__(self, suits: List[_Suit], n: int, pool: Sequence[str], trump: Optional[str],
                  ranking: str, losers: Optional[Callable[[tuple], int]]):
-        from .engine import engine_card
-
         code = {c: i for i, c in enumerate(sorted(pool))}
-        lane = {}
-        for c in pool:
-            es, b = engine_card(c, trump, ranking)
-            lane[c] = 1 << (16 * es + b)
+        lane = _lanes(pool, trump, ranking)
         self.suits = suits
         self.choices = [ch for su in suits for ch in su.choices]
         first = array("H", [0])
@@ -583,8 +588,6 @@ class _Probe:
 
     def __init__(self, solver, hands, bidder: int, trump: Optional[str], ranking: str,
                  pool: Sequence[str] = ()):
-        from .engine import engine_card
-
         self.solver = solver
         self.bidder = bidder
         self.trump = trump
@@ -593,12 +596,7 @@ class _Probe:
         core_for = getattr(solver, "core_for", None)
         self.core = core_for(trump, ranking) if core_for is not None else None
         if self.core is not None:
-            # a card's bit in its engine suit's 16-bit lane of one integer:
-            # a keep's five masks are the sum of its cards' (see _load)
-            self.lane = {}
-            for c in pool:
-                s, b = engine_card(c, trump, ranking)
-                self.lane[c] = 1 << (16 * s + b)
+            self.lane = _lanes(pool, trump, ranking)
             self.fixed = [[engine_card(c, trump, ranking) for c in h] for h in self.hands]
             self.t = -1 if trump is None else SUITS.index(trump)
             self.placed = False
