@@ -22,7 +22,7 @@ from whist_solve.engine import engine_card
 
 
 def plain_keeps(suits, n):
-    """[(worth, cards, choice of the trump suit's powers, choices)] in search order."""
+    """[(worth, cards, the choice of each suit)] in search order."""
     out = []
     for picks in product(*[su.choices for su in suits]):
         if sum(ch[0] for ch in picks) != n:
@@ -61,8 +61,7 @@ def check(hands, kitty, bidder, option):
         if losers is not None:
             cap = n - losers(picks[names.index(trump)][3])
         assert got.caps[i] == cap
-    tops = [k for k in got.caps]
-    assert got.ceiling() == (n if losers is None else max(tops))
+    assert got.ceiling() == (n if losers is None else max(got.caps))
     return len(want)
 
 
