@@ -22,7 +22,9 @@ import copy
 import difflib
 import errno
 import importlib
+import inspect
 import os
+import re
 import sys
 from typing import List, Optional
 
@@ -221,6 +223,16 @@ def _root(
     """whist-solve: double-dummy solver for whist and bid whist."""
 
 
+def reflowed(doc: str) -> str:
+    """A command's docstring as its help: each paragraph on one line.  In
+    rich markup mode Typer keeps a docstring's line breaks, so a paragraph
+    written over several lines came out ragged at every terminal width
+    (the commands' list broke "...the value of each legal" / "card and
+    ..." at 80 columns); joined, rich wraps it to the terminal."""
+    paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(doc or ""))
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+
+
 def make_app(names: Optional[List[str]] = None) -> typer.Typer:
     """The application with the commands ``names`` (all when None), in the
     order of the help."""
@@ -241,7 +253,7 @@ def make_app(names: Optional[List[str]] = None) -> typer.Typer:
     for name, (module, function) in COMMANDS.items():
         if names is None or name in names:
             command = getattr(importlib.import_module(f"{__package__}.{module}"), function)
-            app.command(name)(command)
+            app.command(name, help=reflowed(command.__doc__))(command)
     return app
 
 

@@ -478,6 +478,32 @@ def test_mistyped_command_is_not_a_file(good_file, tmp_path, monkeypatch):
     assert r.exit_code == 0 and json_lines(r)[0]["tricks"] == 2
 
 
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_command_list_wraps_each_description_to_the_panel(width):
+    """The main help's list of commands: every description is wrapped
+    greedily to the panel (a line ends only where the next word would not
+    fit), not broken where its docstring's lines end."""
+    r = run(["--help"], env={"COLUMNS": str(width)})
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if "Commands" in ln)
+    rows = []                                   # (name, [description lines])
+    for ln in lines[start + 1:]:
+        if not ln.startswith("│"):
+            break
+        inner = ln[1:].rstrip().rstrip("│")
+        m = re.match(r" (\S+)( +)(.*)", inner)
+        if m and not inner.startswith("  "):
+            rows.append((m.group(1), [m.group(3).rstrip()]))
+            room = len(inner) - (len(m.group(1)) + len(m.group(2)) + 1) - 1
+        else:
+            rows[-1][1].append(inner.strip())
+    assert {name for name, _ in rows} >= {"solve", "table", "simulate", "review"}
+    for name, text in rows:
+        for line, after in zip(text, text[1:]):
+            assert len(line) + 1 + len(after.split()[0]) > room, (width, name, line, after)
+
+
 @pytest.mark.parametrize("command", ["", "solve", "table", "bid", "check", "puzzles", "play",
                                      "deal", "bench"])
 def test_help_has_no_type_labels(command):
