@@ -523,6 +523,13 @@ def _lanes(pool: Sequence[str], trump: Optional[str], ranking: str) -> dict:
     return lanes
 
 
+def _masks(lane: dict, cards) -> List[int]:
+    """The five engine masks of a set of cards (Core.set_hand's and
+    keeps_until's form), from their lanes (_lanes)."""
+    m = sum(map(lane.__getitem__, cards))
+    return [(m >> (16 * s)) & 0xFFFF for s in range(KEEP_SUITS)]
+
+
 class _KeepSet:
     """Every keep of n cards of the pool, most promising first (the order
     the search asks them in: the sooner the best value is the target, the
@@ -552,8 +559,7 @@ class _KeepSet:
                 size.append(csize)
                 worth.append(w)
                 key += bytes(code[c] for c in cards).ljust(KEEP_CARDS, b"\0")
-                m = sum(map(lane.__getitem__, cards))
-                masks.extend([(m >> (16 * es)) & 0xFFFF for es in range(KEEP_SUITS)])
+                masks.extend(_masks(lane, cards))
                 cap.append(n - losers(powers) if losers is not None and su.name == trump else 255)
             first.append(len(size))
         self.n = n
@@ -616,8 +622,7 @@ class _Probe:
 
     def _load(self, cards) -> None:
         self._place()
-        m = sum(map(self.lane.__getitem__, cards))
-        self.core.set_hand(self.bidder, [(m >> (16 * s)) & 0xFFFF for s in range(5)], self.bidder)
+        self.core.set_hand(self.bidder, _masks(self.lane, cards), self.bidder)
 
     def keeps_until(self, keeps: _KeepSet, start: int, end: int, target: int, ns_side: bool,
                     n: int) -> Tuple[int, int, int, int, int]:
