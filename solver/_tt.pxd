@@ -14,7 +14,9 @@
 # those top cards.  A position can only match patterns of the lists keyed
 # by its own top owners, one list per class, so a probe reads the shape's
 # directory (the classes present) and then one list per class instead of
-# every pattern of the shape.
+# every pattern of the shape.  It reads a list only where that can tell it
+# something: the directory keeps a bit per list that is there (tt_mark),
+# and each list the range of its patterns' bounds (tt_widen).
 #
 # A list that grows long (TT_SPLIT patterns: symmetric deals with few
 # shapes) is split one level further: its next patterns that also cover the
