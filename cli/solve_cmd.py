@@ -76,6 +76,9 @@ def solve_work(solver, item):
     if isinstance(item, Repeat):
         return None
     pos, analyse = item
+    # From an empty table: the node count printed is then this board's
+    # own, whichever boards the process solved before (--jobs, --scheduler)
+    solver.clear()
     result = solver.solve(pos, cards=True, line=True)
     if not analyse:
         return result, None

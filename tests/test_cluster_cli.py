@@ -53,16 +53,23 @@ def files(tmp_path_factory):
     bad = (TEST_DATA / "bad.pbn").read_text()
     tables = d / "tables.pbn"
     tables.write_text(_random_deals(12, 7, 1) + bad)
+    deals = d / "deals.pbn"
+    dealt = run(["deal", "--variant", "classic", "--count", "8", "--seed", "77"])
+    assert dealt.exit_code == 0
+    deals.write_text(dealt.stdout)
     bids = d / "bids.pbn"
     bids.write_text(_bid_deals(6, 2) + '[Board "x"]\n[Deal "N:AK.. QJ.. T9.. 8..."]\n'
                     '[Kitty "7 6"]\n\n')
-    return {"table": tables, "bid": bids}
+    return {"table": tables, "bid": bids, "deals": deals}
 
 
 def _commands(files):
     return {
         "table": ["table", str(files["table"]), "--json", "--ranking", "both"],
-        "solve": ["solve", str(TEST_DATA / "whist.pbn"), str(TEST_DATA / "bad.pbn"), "--json"],
+        # (full deals too: their searches are long enough for a solver's
+        # earlier boards to change a board's node count, which is printed)
+        "solve": ["solve", str(TEST_DATA / "whist.pbn"), str(files["deals"]), str(TEST_DATA / "bad.pbn"),
+                  "--json"],
         "bid": ["bid", str(files["bid"]), "--json"],
         "check": ["check", str(files["bid"]), "--json", "--contract", "1 S up"],
         "puzzles": ["puzzles", str(BENCH_DATA.parent.parent / "puzzles" / "classic.pbn"),
