@@ -522,6 +522,24 @@ cdef inline uint32_t tt_mark(uint32_t sub) noexcept nogil:
     return 1u << ((sub * 0x9E3779B1u) >> 27)
 
 
+cdef inline TTSlot* tt_list(TTable* t, TTShape* sp, TTSlot* parent, uint32_t sub) noexcept nogil:
+    """The slot of a shape's list `sub`, or NULL if it is not there (its
+    bit clear in its parent slot, or no such slot)."""
+    cdef int found
+    cdef TTSlot* e
+    if not (parent.lists & tt_mark(sub)):
+        return NULL
+    e = tt_find(t, sp, sub, &found)
+    return e if found else NULL
+
+
+cdef inline void tt_note_list(TTSlot* parent, uint32_t sub) noexcept nogil:
+    """Set the bit of list `sub` in its parent slot (written only when it
+    changes, as TTSlot.classes)."""
+    if not (parent.lists & tt_mark(sub)):
+        parent.lists |= tt_mark(sub)
+
+
 cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int need,
                          uint64_t* msk_out) noexcept nogil:
     """Can N-S take `need` tricks from here?  1 yes, 0 no, -1 unknown.
@@ -534,8 +552,9 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
     cdef int found
     cdef TTSlot* d = tt_find(t, sp, TT_DIR, &found)
     cdef TTSlot* e
+    cdef TTSlot* leaf
     cdef int cls, r, cls2
-    cdef uint32_t classes, seconds, sub, leaf_sub, leaves
+    cdef uint32_t classes, seconds, sub
     if not found:
         return -1
     classes = d.classes
@@ -543,27 +562,21 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
         cls = __builtin_ctz(classes)
         classes &= classes - 1
         sub = tt_sub(own, cls, sh)
-        if not (d.lists & tt_mark(sub)):
-            continue
-        e = tt_find(t, sp, sub, &found)
-        if not found:
+        e = tt_list(t, sp, d, sub)
+        if e == NULL:
             continue
         if tt_answers(e, need):
             r = tt_scan(t, e, own, need, msk_out)
             if r >= 0:
                 return r
         seconds = e.classes
-        leaves = e.lists
         while seconds:
             cls2 = __builtin_ctz(seconds)
             seconds &= seconds - 1
-            leaf_sub = tt_leaf(own, sub, cls2, sh)
-            if not (leaves & tt_mark(leaf_sub)):
+            leaf = tt_list(t, sp, e, tt_leaf(own, sub, cls2, sh))
+            if leaf == NULL or not tt_answers(leaf, need):
                 continue
-            e = tt_find(t, sp, leaf_sub, &found)
-            if not found or not tt_answers(e, need):
-                continue
-            r = tt_scan(t, e, own, need, msk_out)
+            r = tt_scan(t, leaf, own, need, msk_out)
             if r >= 0:
                 return r
     return -1
@@ -610,20 +623,20 @@ cdef inline void tt_put(TTPattern* p, uint64_t o0, uint64_t o1, uint64_t* msk,
     p.msk[1] = msk[1] | tt_bound_bits(upper)
 
 
-cdef inline void tt_widen(TTSlot* e, int lower, int upper) noexcept nogil:
-    """Take a pattern's bounds (clamped as tt_put clamps them) into its
-    list's summary e.bounds: a probe whose question none of the list's
-    patterns could answer, whatever the position, skips the list.  (Of
-    the lists scanned without an answer on the 40 tables of tt_mark, 35%
-    held no pattern whose bounds could have answered.)  A summary only
-    ever widens, so in a shared table a probe that reads it stale skips
-    at worst a list that could have answered."""
+cdef inline void tt_widen(TTSlot* e, TTPattern* p) noexcept nogil:
+    """Take the bounds of pattern p, as written in list e, into the list's
+    summary e.bounds: a probe whose question none of the list's patterns
+    could answer, whatever the position, skips the list.  (Of the lists
+    scanned without an answer on the 40 tables of tt_mark, 35% held no
+    pattern whose bounds could have answered.)  A summary only ever
+    widens, so in a shared table a probe that reads it stale skips at
+    worst a list that could have answered."""
     cdef int hi = e.bounds >> 4
     cdef int lo = e.bounds & 15
-    if lower > hi:
-        hi = lower if lower < 15 else 15
-    if upper < lo:
-        lo = upper if upper > 0 else 0
+    if tt_bound(p.msk[0]) > hi:
+        hi = tt_bound(p.msk[0])
+    if tt_bound(p.msk[1]) < lo:
+        lo = tt_bound(p.msk[1])
     if ((hi << 4) | lo) != e.bounds:
         e.bounds = <uint8_t> ((hi << 4) | lo)
 
@@ -658,7 +671,7 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
                     p.msk[0] = (p.msk[0] & TT_CARDS) | tt_bound_bits(lower)
                 if upper < tt_bound(p.msk[1]):
                     p.msk[1] = (p.msk[1] & TT_CARDS) | tt_bound_bits(upper)
-                tt_widen(e, lower, upper)
+                tt_widen(e, p)
                 return 1
             if (spare == NULL and not shared and tt_bound(p.msk[0]) <= lower
                     and tt_bound(p.msk[1]) >= upper
@@ -668,7 +681,7 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
         pg = t.pages[pg].next
     if spare != NULL:
         tt_put(spare, o0, o1, msk, lower, upper)
-        tt_widen(e, lower, upper)
+        tt_widen(e, spare)
         return 1
     return 0
 
@@ -891,8 +904,7 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
         # (written only when it changes: every probe of the shape reads
         # this slot, in a shared table from the other core's cache too)
         d.classes |= <uint16_t> (1 << cls)
-    if not d.lists & tt_mark(sub):
-        d.lists |= tt_mark(sub)
+    tt_note_list(d, sub)
     e = tt_find(t, sp, sub, &found)
     if not found:
         tt_claim(t, e, sp, sub, tt_new_page(t))
@@ -905,8 +917,7 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
         if not (e.classes >> cls2) & 1:
             e.classes |= <uint16_t> (1 << cls2)
         sub = tt_leaf(own, sub, cls2, sh)
-        if not e.lists & tt_mark(sub):
-            e.lists |= tt_mark(sub)
+        tt_note_list(e, sub)
         leaf = tt_find(t, sp, sub, &found)
         if not found:
             tt_claim(t, leaf, sp, sub, tt_new_page(t))
@@ -930,7 +941,7 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
         pg = npg
     p = &t.pages[pg].pat[t.pages[pg].count]
     tt_put(p, o0, o1, msk, lower, upper)
-    tt_widen(e, lower, upper)
+    tt_widen(e, p)
     tt_st32(&t.pages[pg].count, t.pages[pg].count + 1)
 
 
