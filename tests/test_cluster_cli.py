@@ -66,8 +66,9 @@ def files(tmp_path_factory):
 def _commands(files):
     return {
         "table": ["table", str(files["table"]), "--json", "--ranking", "both"],
-        # (full deals too: their searches are long enough for a solver's
-        # earlier boards to change a board's node count, which is printed)
+        # (classic deals too, several of one trump in a row: a board's node
+        # count, which is printed, must not depend on the boards its
+        # process solved before it)
         "solve": ["solve", str(TEST_DATA / "whist.pbn"), str(files["deals"]), str(TEST_DATA / "bad.pbn"),
                   "--json"],
         "bid": ["bid", str(files["bid"]), "--json"],
