@@ -149,7 +149,10 @@ LPAR: "("
 RPAR: ")"
 COMMA: ","
 INT: /[0-9]+/
-NAME: /[A-Za-z_][A-Za-z_0-9]*/
+// never a keyword: where the parser cannot take one (after 'and'), the
+// lexer would otherwise read it as a function's name, and the error would
+// point at the word after it
+NAME: /(?!(?i:and|or|not)\b)[A-Za-z_][A-Za-z_0-9]*/
 
 %ignore /[ \t\r\n]+/
 """

@@ -132,6 +132,10 @@ def test_several_are_anded_and_pickle():
     ("hcp(E) > 3)", 11, "unexpected ')'"),
     ("hcp(E > 3", 7, "unexpected '>'"),
     ("hcp() > 3", 1, "needs a seat"),
+    # a keyword is never taken for a function's name: the fault is the
+    # second 'and', not the word after it
+    ("hcp(E) >= 12 and and length(E, S) >= 5", 18, "unexpected 'and'"),
+    ("hcp(E) > 1 OR or 2 > 1", 15, "unexpected 'or'"),
 ])
 def test_errors_give_the_column(text, column, words):
     with pytest.raises(ConstraintError) as ei:
