@@ -66,6 +66,10 @@ their parent however it ends (``PR_SET_PDEATHSIG`` on Linux).  While a pool
 (or a Dask run) goes on in the main thread, SIGTERM and SIGHUP raise :class:`Terminated` (a
 ``KeyboardInterrupt``) in the parent, which shuts the pool down like Ctrl-C;
 ``terminate_on_signals()`` installs the same handlers for a whole command.
+A signal that comes while a Dask client call waits is acted on when the
+call returns (a wait for results is cut into calls of a quarter second;
+connecting and closing wait at most ``connect_timeout``): stopping a call
+of distributed's half-way makes it print a traceback.
 No worker process outlives the run.
 
 **Determinism.**  The same items give the same results in the same order
@@ -143,6 +147,9 @@ WINDOW = {"pool": 2, "dask": 4}
 BACKLOG = 16
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
 NO_WORKERS_WARN = 10.0        # seconds without a worker before a run says so
+# Longest wait for a Dask task's result in one call, Ctrl-C held (see
+# _signals_held): how late at most a run notices Ctrl-C while it waits.
+_DASK_POLL = 0.25
 
 
 class BatchError(WhistError):
@@ -511,6 +518,45 @@ def terminate_on_signals():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
 
 
+@contextmanager
+def _signals_held():
+    """Within the block (in the main thread), Ctrl-C, and SIGTERM or SIGHUP
+    where they raise :class:`Terminated`, are noted instead of raised; the
+    first one noted is raised as the block ends (unless the block raises).
+
+    Each blocking call of a Dask client (``Future.result``, ``nthreads``,
+    ``cancel``, ``close``, connecting) runs a coroutine on the client's
+    event-loop thread and waits for it.  A KeyboardInterrupt raised in the
+    waiting thread before that coroutine has started makes distributed's
+    clean-up callback fail (a ``NameError`` in ``distributed.utils.sync``,
+    2026.8) and tornado prints its traceback on standard error.  So such a
+    call is made with the signal held, for at most ``_DASK_POLL`` seconds
+    or the call's own timeout, and the run stops right after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list = []
+
+    def note(signum, frame):
+        caught.append(signum)
+
+    saved = {}
+    for sig in (signal.SIGINT,) + _SIGNALS:
+        current = signal.getsignal(sig)
+        if current is signal.default_int_handler or current is _raise_terminated:
+            saved[sig] = current
+            signal.signal(sig, note)
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            signal.signal(sig, old)
+    if caught:
+        if caught[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated(caught[0])
+
+
 def _end_pool(pool, ok: bool) -> None:
     """Normal end: let the idle workers exit.  Otherwise (error, Ctrl-C,
     SIGTERM, a caller that stopped iterating): drop the queued tasks and
@@ -658,8 +704,16 @@ def connect(backend: Backend):
     _quiet_dask_logs()
     address = _scheduler_address(backend.scheduler or "")
     named = address if address == backend.scheduler else f"{address} (from {backend.scheduler})"
+    client = None
     try:
-        return Client(address, timeout=backend.connect_timeout, set_as_default=False)
+        with _signals_held():
+            client = Client(address, timeout=backend.connect_timeout, set_as_default=False)
+        return client
+    except KeyboardInterrupt:           # held while connecting: connected, then stopped
+        if client is not None:
+            with _signals_held():
+                client.close(timeout=backend.connect_timeout)
+        raise
     except (OSError, TimeoutError) as e:
         raise BatchError(f"cannot reach the Dask scheduler at {named} "
                          f"within {backend.connect_timeout:g} s ({type(e).__name__})") from None
@@ -687,7 +741,8 @@ class _WorkerWatch:
             return
         self.next_look = now + 1.0
         try:
-            workers = len(self.client.nthreads())
+            with _signals_held():
+                workers = len(self.client.nthreads())
         except Exception:
             return
         if workers:
@@ -716,7 +771,8 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
     pending: list = []
     ok = False
     try:
-        threads = sum(client.nthreads().values()) or 1
+        with _signals_held():
+            threads = sum(client.nthreads().values()) or 1
         sizer = _Sizer(chunk, TASK_SECONDS["dask"], _length(items), threads)
 
         def submit(block):
@@ -730,7 +786,8 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
             try:
                 while True:
                     try:
-                        result = fut.result(timeout=1.0)
+                        with _signals_held():
+                            result = fut.result(timeout=_DASK_POLL)
                         break
                     except TimeoutError:
                         watch()
@@ -746,12 +803,13 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                            idle=watch)
         ok = True
     finally:
-        if not ok and pending:
+        with _signals_held():       # a second Ctrl-C must not skip the close
+            if not ok and pending:
+                try:
+                    client.cancel(pending, force=True)
+                except Exception:
+                    pass
             try:
-                client.cancel(pending, force=True)
+                client.close(timeout=backend.connect_timeout)
             except Exception:
                 pass
-        try:
-            client.close(timeout=backend.connect_timeout)
-        except Exception:
-            pass

@@ -6,6 +6,7 @@ pool's workers end with their parent; --jobs is capped."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import signal
@@ -53,6 +54,11 @@ def _table(solver, hands):
 def _slow_table(solver, hands):
     time.sleep(0.15)
     return _table(solver, hands)
+
+
+def _nap(solver, seconds):
+    time.sleep(seconds)
+    return seconds
 
 
 def _pid(solver, item):
@@ -257,6 +263,52 @@ def test_interrupt_cancels_and_leaves_the_cluster_usable(cluster, expected):
         assert time.monotonic() < deadline, "tasks left on the scheduler"
         time.sleep(0.1)
     _same(list(run_map(_table, items, backend_for(scheduler=address))), inline)
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+def test_ctrl_c_while_the_client_waits_for_its_busy_event_loop(cluster, monkeypatch):
+    """Ctrl-C that comes while a call of the run's Dask client waits for
+    the client's event loop, busy (as on a loaded machine): the run stops
+    with KeyboardInterrupt and nothing is logged.  distributed's clean-up
+    for an interrupted call that had not started yet fails, and tornado
+    logged a NameError with its traceback on standard error (2026.8)."""
+    address, client = cluster
+    _wait_workers(client)
+    logged = _Records()          # distributed's handler holds the stderr of its import
+    tornado_log = logging.getLogger("tornado.application")
+    tornado_log.addHandler(logged)
+    monkeypatch.setattr(tornado_log, "level", logging.ERROR)
+    clients = []
+    real_connect = batch.connect
+    monkeypatch.setattr(batch, "connect", lambda b: clients.append(real_connect(b)) or clients[-1])
+    main = threading.main_thread().ident
+
+    def ctrl_c():
+        while not clients:
+            time.sleep(0.01)
+        time.sleep(0.5)                              # the run waits for its only task
+        clients[0].loop.add_callback(time.sleep, 2.5)   # its event loop busy
+        time.sleep(1.5)                              # a call waits for the loop
+        signal.pthread_kill(main, signal.SIGINT)
+
+    thread = threading.Thread(target=ctrl_c)
+    thread.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            list(run_map(_nap, [10.0], backend_for(scheduler=address)))
+    finally:
+        thread.join()
+        time.sleep(0.5)                              # the loop's callbacks have run
+        tornado_log.removeHandler(logged)
+    assert [r.getMessage() for r in logged.records] == []
 
 
 def test_unreachable_scheduler():
