@@ -497,25 +497,34 @@ def _raise_terminated(signum, frame):
 
 
 @contextmanager
-def terminate_on_signals():
-    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (a
-    KeyboardInterrupt) in the main thread, so that ``finally`` blocks run
-    and a running pool is shut down.  Handlers a program set itself are
-    left alone; outside the main thread this does nothing."""
+def _handlers_replaced(sigs, replace: Callable[[Any], bool], handler):
+    """Within the block, in the main thread, ``handler`` handles each signal
+    of ``sigs`` whose handler now is one ``replace`` accepts; the old
+    handlers come back after it.  Outside the main thread, nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     saved = {}
-    for sig in _SIGNALS:
+    for sig in sigs:
         current = signal.getsignal(sig)
-        if current in (signal.SIG_DFL, None):
+        if replace(current):
             saved[sig] = current
-            signal.signal(sig, _raise_terminated)
+            signal.signal(sig, handler)
     try:
         yield
     finally:
         for sig, old in saved.items():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
+
+
+@contextmanager
+def terminate_on_signals():
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (a
+    KeyboardInterrupt) in the main thread, so that ``finally`` blocks run
+    and a running pool is shut down.  Handlers a program set itself are
+    left alone; outside the main thread this does nothing."""
+    with _handlers_replaced(_SIGNALS, lambda h: h in (signal.SIG_DFL, None), _raise_terminated):
+        yield
 
 
 @contextmanager
@@ -532,25 +541,11 @@ def _signals_held():
     2026.8) and tornado prints its traceback on standard error.  So such a
     call is made with the signal held, for at most ``_DASK_POLL`` seconds
     or the call's own timeout, and the run stops right after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     caught: list = []
-
-    def note(signum, frame):
-        caught.append(signum)
-
-    saved = {}
-    for sig in (signal.SIGINT,) + _SIGNALS:
-        current = signal.getsignal(sig)
-        if current is signal.default_int_handler or current is _raise_terminated:
-            saved[sig] = current
-            signal.signal(sig, note)
-    try:
+    with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
+                            lambda h: h is signal.default_int_handler or h is _raise_terminated,
+                            lambda signum, frame: caught.append(signum)):
         yield
-    finally:
-        for sig, old in saved.items():
-            signal.signal(sig, old)
     if caught:
         if caught[0] == signal.SIGINT:
             raise KeyboardInterrupt
