@@ -45,7 +45,7 @@ from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pe
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, playable_suits
-from _cutoff cimport cut_key, cut_first, cut_pick, cut_prefetch, cut_store
+from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
@@ -524,6 +524,7 @@ cdef class Core:
         if self.c == NULL:
             raise MemoryError()
         self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
+        self.c.cut_gen = 1          # (the zeroed entries are of generation 0: empty)
         self.c.probe_left = PROBE_LEFT
         self.c.tt = &self.c.own_tt
         self.c.sp = &self.c.own_split
@@ -584,7 +585,7 @@ cdef class Core:
         """Forget every stored bound and remembered cut-off."""
         self._own_table("clear")
         tt_empty(self.c.tt)
-        memset(self.c.cut, 0, (1 << CUTBITS) * sizeof(CutEntry))
+        cut_clear(self.c)
 
     def _own_table(self, what):
         """Only a core searching its own table, with no other core in it,
@@ -655,6 +656,7 @@ cdef class Core:
             joined = tt_join(t)
             if joined:
                 memcpy(self.c.cut, other.c.cut, (1 << CUTBITS) * sizeof(CutEntry))
+                self.c.cut_gen = other.c.cut_gen
         if not joined:
             return False
         self.c.tt = t

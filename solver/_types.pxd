@@ -42,7 +42,7 @@ cdef struct CutEntry:
     uint32_t check     # low bits of the cut-off key (its high bits pick the slot), to tell positions apart
     int8_t suit        # the card that last refuted or proved at this position
     int8_t bit         # (its power)
-    uint16_t pad       # (padding)
+    uint16_t gen       # the cache's generation that wrote it (Ctx.cut_gen): an older one counts as empty
 
 
 cdef struct Ctx:
@@ -62,6 +62,7 @@ cdef struct Ctx:
     uint64_t lenstep[4][5]      # what a card of seat x suit adds to lenkey (0 for the jokers' suit)
     uint16_t jokstep[4][5]      # what a card of seat x suit adds to jokkey (0 but for the jokers' suit)
     CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position
+    uint16_t cut_gen            # its generation now (see _cutoff.pxd's cut_clear)
     int probe_left              # leads' tricks are probed with at least this many tricks left
     int32_t job                 # the number of the search several cores share (0: a search of its own; _split.pxd)
     int32_t job_evicted         # set when this core, a guest on a job, must leave the full table (leave_if_evicted)
