@@ -539,8 +539,9 @@ def _signals_held():
     waiting thread before that coroutine has started makes distributed's
     clean-up callback fail (a ``NameError`` in ``distributed.utils.sync``,
     2026.8) and tornado prints its traceback on standard error.  So such a
-    call is made with the signal held, for at most ``_DASK_POLL`` seconds
-    or the call's own timeout, and the run stops right after it."""
+    call is made with the signal held, for as long as it takes (a wait for
+    a result at most ``_DASK_POLL`` seconds, connecting and closing at most
+    their timeout), and the run stops right after it."""
     caught: list = []
     with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
                             lambda h: h is signal.default_int_handler or h is _raise_terminated,
