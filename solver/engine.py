@@ -348,7 +348,9 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
 
     A row (one strain and ranking, the four leaders) is solved on one
     solver, its leaders in turn, so that the bounds the first leader's
-    search stores serve the next three.  With ``threads`` > 1 the rows are
+    search stores serve the next three; each leader's searches start from
+    the value of the one before, the first's from an estimate
+    (first_guess).  With ``threads`` > 1 the rows are
     shared out among that many threads (no-trump first: usually the
     longest), each with a solver of its own (``solver`` is the first
     thread's; the others get ``tt_mb`` each): the search releases the GIL,
@@ -378,6 +380,53 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
         for strain in strains:
             table[strain][ranking] = {seat: values[strain, i] for i, seat in enumerate(SEATS)}
     return table
+
+
+# The first target of a row's first leader (each later leader starts from
+# the value before it).  The midpoint of the tricks made the first leader's
+# searches climb or fall a trick at a time to values far from it, and the
+# searches short of the value cost most on the deals that take least (deal
+# 28 of `whist-solve deal --count 40 --seed 1206`: 85% of its diamond row's
+# nodes were North's "at least 7?", "6?" and "5?", before "4?" said yes).
+# Estimated from the top cards and the trumps instead, full tables on one
+# solver, nodes: deals 801-830 of bridge-solver's 1k_deals (tuned there)
+# 34.06M -> 32.46M (the true value as the guess would give 31.84M);
+# checked on deals 601-640 55.98M -> 55.08M, and on the 40 deals of seeds
+# 1206 and 1207 48.94M -> 47.24M and 52.36M -> 51.49M.  Per trump card
+# that N-S hold more than E-W: 0.5 gave 32.69M, 0.7 32.50M, 1.0 32.48M.
+FIRST_GUESS_TRUMP = 0.8
+
+
+def first_guess(hands, trump: Optional[str], ranking: str) -> int:
+    """A first target for N-S's tricks in a deal (``hands``: N E S W card
+    lists) with this trump (None: no-trump) and ranking: the tricks in
+    proportion to N-S's share of the four top cards of each suit (4, 3, 2
+    and 1 points; the A K Q J uptown, the jokers at the top of a trump
+    suit, no points at no-trump), plus FIRST_GUESS_TRUMP for each trump
+    N-S hold more than E-W; between 1 and the tricks to play."""
+    tricks = max(len(h) for h in hands)
+    if tricks < 1:
+        return 1
+    by_suit: dict = {}
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            suit, pw = engine_card(card, trump, ranking)
+            by_suit.setdefault(suit, []).append((pw, seat & 1))
+    t = None if trump is None else SUITS.index(trump)
+    points = [0, 0]
+    trumps = [0, 0]
+    for suit, cards in by_suit.items():
+        if suit == t:
+            for _pw, side in cards:
+                trumps[side] += 1
+        if suit == 4:
+            continue                       # jokers at no-trump never win
+        cards.sort(reverse=True)
+        for (_pw, side), pts in zip(cards, (4, 3, 2, 1)):
+            points[side] += pts
+    est = tricks * points[0] / sum(points) if sum(points) else tricks / 2
+    est += FIRST_GUESS_TRUMP * (trumps[0] - trumps[1])
+    return max(1, min(tricks, round(est)))
 
 
 # The order in which a row's leaders are solved on one solver: the two
@@ -942,7 +991,7 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     row, leaders = job
                     if leaders is not None:
                         prepare_joins(solver)      # the last rows are started
-                    guess = -1
+                    guess = first_guess(hands, row.trump, row.ranking)
                     while True:
                         if leaders is None:
                             leader = row.take(cond)
@@ -991,7 +1040,7 @@ def _table_row(solver: Solver, hands, strain: str, ranking: str,
     ``leaders``, solved in that order; None for the others."""
     trump = None if strain == "NT" else strain
     values = [None] * 4
-    guess = -1
+    guess = first_guess(hands, trump, ranking)
     for leader in leaders:
         guess = solver.ns_value(Position.make(hands, trump, ranking, leader), guess)
         values[leader] = guess

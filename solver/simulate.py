@@ -39,7 +39,7 @@ from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name
 from .cards import Position, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, seat_index, strain_of
-from .engine import DEFAULT_TT_MB, Solver, engine_card, equal_card_groups
+from .engine import DEFAULT_TT_MB, Solver, engine_card, equal_card_groups, first_guess
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
@@ -471,7 +471,7 @@ class TricksQuestion:
         for s in self.strains:
             t = None if s == "NT" else s
             for r in self.rankings:
-                guess = -1
+                guess = first_guess(hands, t, r)
                 for ld in self.leaders:
                     v = solver.ns_value_unchecked(hands, t, r, ld, guess)
                     out.append(v)
