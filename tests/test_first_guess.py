@@ -34,7 +34,7 @@ def test_downtown_the_low_cards_are_the_top_cards():
     assert first_guess(hands, None, "down") == 13
 
 
-def test_the_trump_length_moves_the_guess_and_jokers_at_no_trump_count_nothing():
+def test_the_trump_length_moves_the_guess():
     hands = random_deal(31)
     nt = first_guess(hands, None, "up")
     for suit in "SHDC":
@@ -47,6 +47,17 @@ def test_the_trump_length_moves_the_guess_and_jokers_at_no_trump_count_nothing()
             assert g >= nt
         if ew - ns >= 4:
             assert g <= nt
+
+
+def test_jokers_count_nothing_at_no_trump_and_are_top_trumps_in_a_suit():
+    # South's clubs 7 and 6 (no top cards) become the two jokers
+    hands = _parse_deal("N:A532.A32.A32.A32 KQJT9.KQJ.KQJ.KQ 4.7654.7654.7654 876.T98.T98.JT98", [])
+    jokers = [list(h) for h in hands]
+    jokers[2] = [c for c in jokers[2] if c not in ("C7", "C6")] + ["JH", "JL"]
+    assert first_guess(jokers, None, "up") == first_guess(hands, None, "up")
+    for trump in "SHDC":
+        # two more trumps for N-S, and the two top ones
+        assert first_guess(jokers, trump, "up") > first_guess(hands, trump, "up")
     with_jokers = random_deal(32, jokers=True)
     assert 1 <= first_guess(with_jokers, None, "up") <= len(with_jokers[0])
 
