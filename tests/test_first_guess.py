@@ -14,6 +14,9 @@ from whist_solve.engine import _table_row, first_guess
 from support.strategies import random_deal
 
 ALL_TOP = _parse_deal("N:AKQJ.AKQJ.AKQ.AK T987.T987.T96.T9 6543.6543.J87.QJ 2.2.5432.8765432", [])
+# N-S hold the ace, two, three and four of every suit (downtown's top four:
+# the ace stays on top), E-W the king, queen and jack
+LOW_TOP = _parse_deal("N:A532.A32.A32.A32 KQJT9.KQJ.KQJ.KQ 4.7654.7654.7654 876.T98.T98.JT98", [])
 
 
 def test_the_side_with_every_top_card_and_more_trumps_is_guessed_to_take_all():
@@ -26,12 +29,9 @@ def test_the_side_with_every_top_card_and_more_trumps_is_guessed_to_take_all():
 
 
 def test_downtown_the_low_cards_are_the_top_cards():
-    # N-S hold the ace, two, three and four of every suit (downtown's top
-    # four: the ace stays on top), E-W the king, queen and jack: uptown
-    # N-S have 16 of the 40 points (13 * 16 / 40 = 5.2 tricks)
-    hands = _parse_deal("N:A532.A32.A32.A32 KQJT9.KQJ.KQJ.KQ 4.7654.7654.7654 876.T98.T98.JT98", [])
-    assert first_guess(hands, None, "up") == 5
-    assert first_guess(hands, None, "down") == 13
+    # uptown N-S have 16 of LOW_TOP's 40 points (13 * 16 / 40 = 5.2 tricks)
+    assert first_guess(LOW_TOP, None, "up") == 5
+    assert first_guess(LOW_TOP, None, "down") == 13
 
 
 def test_the_trump_length_moves_the_guess():
@@ -51,7 +51,7 @@ def test_the_trump_length_moves_the_guess():
 
 def test_jokers_count_nothing_at_no_trump_and_are_top_trumps_in_a_suit():
     # South's clubs 7 and 6 (no top cards) become the two jokers
-    hands = _parse_deal("N:A532.A32.A32.A32 KQJT9.KQJ.KQJ.KQ 4.7654.7654.7654 876.T98.T98.JT98", [])
+    hands = LOW_TOP
     jokers = [list(h) for h in hands]
     jokers[2] = [c for c in jokers[2] if c not in ("C7", "C6")] + ["JH", "JL"]
     assert first_guess(jokers, None, "up") == first_guess(hands, None, "up")
