@@ -324,7 +324,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef uint64_t own[2]
     cdef int sh[4]
     cdef TTShape shape
-    cdef int n, i, m, r, s, b, need, total, nd, split
+    cdef int n, i, m, r, s, b, need, total, nd, split, first
     cdef int minrel[5]
     cdef int deferred[MAXMOVES]
     cdef uint64_t node_key, child_key
@@ -370,8 +370,11 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     minrel[4] = 0
     # With other cores on the same search (a job: _split.pxd), a move
     # after the first whose position one of them searches now is put off
-    # to the end of the list (deferred[]).
-    split = c.job != 0 and st.left >= SPLIT_LEFT and c.tt.guests != 0
+    # to the end of the list (deferred[]); at a job's root expected to be
+    # an ALL node (root_all), the first move too, and the moves there are
+    # marked even while this core searches alone, for a core that joins.
+    first = ply == 0 and c.root_all
+    split = c.job != 0 and st.left >= SPLIT_LEFT and (c.tt.guests != 0 or first)
     node_key = 0
     nd = 0
     total = n
@@ -384,7 +387,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         if b < minrel[s]:
             continue  # a tried card of this suit showed this one's rank is irrelevant
         child_key = 0
-        if split and m > 0 and i <= n:
+        if split and (m > 0 or first) and i <= n:
             if node_key == 0:
                 node_key = split_node_key(c, target)
             child_key = split_child_key(node_key, s, b)
@@ -393,7 +396,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
                 nd += 1
                 total += 1
                 continue
-            split_mark(c.sp, child_key)
+            if not split_mark(c.sp, child_key):
+                child_key = 0
         wc = play(c, s, b, ply)
         r = search(c, target, ply + 1)
         wc |= c.w[ply + 1]
@@ -716,7 +720,7 @@ cdef class Core:
         when one of them finishes it (search_job)."""
         split_done_upto(&self.c.own_split.done, job)
 
-    def search_job(self, int target, int job, bint publish=True):
+    def search_job(self, int target, int job, bint publish=True, bint root_all=False):
         """can_take(target) as job number ``job`` (from the table owner's
         next_job) of the cores searching this table: cores that search one
         position for one target at once, each with its own search (see
@@ -729,16 +733,20 @@ cdef class Core:
         sets it.  Without ``publish`` a search that finishes does not count
         its job done (the caller does, with the owner's finish_job, when
         that is right: a search ahead of the owner's, whose later number
-        would stop the owner's own job)."""
+        would stop the owner's own job).  With ``root_all`` (the position's
+        moves expected to fail all, engine._root_fails_all) the cores share
+        out its first moves too (_split.pxd)."""
         cdef Ctx* c = self.c
         cdef int r
         if job == 0:
             raise ValueError("search_job: job 0 is no job")
         c.job = job
         c.job_evicted = 0
+        c.root_all = root_all
         with nogil:
             r = search(c, target, 0)
         c.job = 0
+        c.root_all = 0
         if c.job_evicted:
             c.job_evicted = 0
             return -2
@@ -982,3 +990,35 @@ def exchange_keeps(int n, const uint16_t[::1] first, const uint8_t[::1] size,
     finally:
         free(m.keeps)
     return rows, caps, picks
+
+
+def moves_in_progress_kept(int others, int live):
+    """A check of _split.pxd's map of moves in progress, for the tests:
+    mark one key, then mark and take back ``others`` other keys while
+    ``live`` more stay marked (the marks of a search's path below a move
+    near the root); returns (the first key still marked, the first key
+    marked after it is taken back)."""
+    cdef Split* sp = <Split*> calloc(1, sizeof(Split))
+    cdef uint64_t x = 0x9E3779B97F4A7C15ULL, first = 0x1234567
+    cdef uint64_t held[64]
+    cdef int i
+    if sp == NULL:
+        raise MemoryError()
+    if not 0 <= live <= 64:
+        free(sp)
+        raise ValueError("live: 0 to 64")
+    split_init(sp)
+    split_mark(sp, first)
+    for i in range(live):
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL
+        held[i] = x | 1
+        split_mark(sp, held[i])
+    for i in range(others):
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL
+        if split_mark(sp, x | 1):
+            split_unmark(sp, x | 1)
+    kept = bool(split_busy(sp, first))
+    split_unmark(sp, first)
+    after = bool(split_busy(sp, first))
+    free(sp)
+    return kept, after

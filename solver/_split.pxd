@@ -13,13 +13,29 @@
 # and a look) only changes which core searches what, never a result: every
 # move is still searched by the core that put it off.
 #
-# The first move is never put off.  Putting it off too when another core
-# is in it (so that the second core starts on the next move at once) made
-# the runs erratic: the four-void freak deal's no-trump search with North
-# leading (three null-window searches), two cores, 256 MB, seven runs
-# each: 27.8M-77.7M nodes in all, four runs over 56M, against 30.8M-40.6M
-# (one core alone: 24.1M).  At a node whose first move cuts,
-# the second core then searches moves nobody needs.
+# The first move is put off only at the root of a test whose root is
+# expected to fail on every move (an ALL node: see engine.py's
+# _root_fails_all), where the cores must search every first card anyway;
+# elsewhere it is searched by every core that comes to the node.  Putting
+# it off everywhere (so that a second core starts on the next move at once)
+# made the runs erratic: the four-void freak deal's no-trump search with
+# North leading (three null-window searches), two cores, 256 MB, seven
+# runs each: 27.8M-77.7M nodes in all, four runs over 56M, against
+# 30.8M-40.6M (one core alone: 24.1M).  At a node whose first move cuts,
+# the second core then searches moves nobody needs.  At such a root, a
+# core marks its moves even while it searches alone, so that a core that
+# joins later finds the first one taken.
+#
+# The map is a set of buckets of SPLIT_WAYS entries (one 64-byte line
+# each): a mark takes a free entry of its bucket, and stays until its core
+# unmarks it.  It was one entry per key: the marks near the root, held for
+# the whole search of their move, were overwritten within milliseconds by
+# the thousands of short marks made below them, so a core joining a search
+# seldom saw which move near the root the other was in.  (On hard deal 19's
+# critical test, East's "at least 7?" of the spade row, the joining core
+# searched the owner's first lead beside it: 1.06M nodes of the 2.08M the
+# two spent on it.)  A full bucket leaves a move unmarked: it is then
+# searched by both.
 #
 # The search each core runs is numbered (a job); a core that finishes its
 # job first writes the number to `done`, and the other cores, which look at
@@ -45,6 +61,9 @@ cdef extern from *:
        acquire/release (_tt.pxd's tt_ld32, tt_st32). */
     static inline uint64_t split_ld64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void split_st64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline int split_cas64(uint64_t* p, uint64_t old, uint64_t v) {
+        return __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
     /* `done` only ever moves forward (as serial numbers): a core that
        finishes an earlier job after a later one was counted done does not
        bring the later one back to life. */
@@ -58,13 +77,15 @@ cdef extern from *:
     """
     uint64_t split_ld64(const uint64_t* p) nogil
     void split_st64(uint64_t* p, uint64_t v) nogil
+    bint split_cas64(uint64_t* p, uint64_t old, uint64_t v) nogil
     void split_done_upto(int32_t* done, int32_t job) nogil
 
 cdef enum:
-    # Entries of the map of moves in progress: each core marks at most one
-    # move per node of its current path that has SPLIT_LEFT tricks left
-    # or more, a few dozen at a time.
+    # Entries of the map of moves in progress, in buckets of SPLIT_WAYS:
+    # each core marks at most one move per node of its current path that
+    # has SPLIT_LEFT tricks left or more, a few dozen at a time.
     SPLIT_SLOTS = 1024
+    SPLIT_WAYS = 8
     # Moves are put off only at nodes with at least this many tricks left
     # (the current one included).  Measured on the slowest null-window
     # search of bridge-solver's hard deal 2 (West leading at no-trump,
@@ -80,7 +101,8 @@ cdef struct Split:
     int32_t done                  # the last job a core finished (0: none)
     uint8_t pad1[60]
     int32_t issued                # the last job number the owner handed out (split_next_job)
-    uint64_t busy[SPLIT_SLOTS]    # positions being searched now, by key (0: free)
+    uint8_t pad2[60]              # (the buckets start on a line of their own)
+    uint64_t busy[SPLIT_SLOTS]    # positions being searched now, by key (0: free), SPLIT_WAYS a bucket
 
 
 cdef inline void split_init(Split* sp) noexcept nogil:
@@ -91,19 +113,38 @@ cdef inline void split_init(Split* sp) noexcept nogil:
         sp.busy[i] = 0
 
 
+cdef inline uint64_t* split_bucket(Split* sp, uint64_t key) noexcept nogil:
+    return &sp.busy[(key & (SPLIT_SLOTS // SPLIT_WAYS - 1)) * SPLIT_WAYS]
+
+
 cdef inline int split_busy(Split* sp, uint64_t key) noexcept nogil:
     """Is the position with this key (never 0) being searched now?"""
-    return split_ld64(&sp.busy[key & (SPLIT_SLOTS - 1)]) == key
+    cdef uint64_t* e = split_bucket(sp, key)
+    cdef int j
+    for j in range(SPLIT_WAYS):
+        if split_ld64(&e[j]) == key:
+            return 1
+    return 0
 
 
-cdef inline void split_mark(Split* sp, uint64_t key) noexcept nogil:
-    split_st64(&sp.busy[key & (SPLIT_SLOTS - 1)], key)
+cdef inline int split_mark(Split* sp, uint64_t key) noexcept nogil:
+    """Mark the position with this key as being searched, in a free entry
+    of its bucket; 0 when none is free (the position is left unmarked)."""
+    cdef uint64_t* e = split_bucket(sp, key)
+    cdef int j
+    for j in range(SPLIT_WAYS):
+        if split_ld64(&e[j]) == 0 and split_cas64(&e[j], 0, key):
+            return 1
+    return 0
 
 
 cdef inline void split_unmark(Split* sp, uint64_t key) noexcept nogil:
-    cdef uint64_t* e = &sp.busy[key & (SPLIT_SLOTS - 1)]
-    if split_ld64(e) == key:
-        split_st64(e, 0)
+    """Take back a mark split_mark made."""
+    cdef uint64_t* e = split_bucket(sp, key)
+    cdef int j
+    for j in range(SPLIT_WAYS):
+        if split_ld64(&e[j]) == key and split_cas64(&e[j], key, 0):
+            return
 
 
 cdef inline int32_t split_next_job(Split* sp) noexcept nogil:

@@ -14,7 +14,8 @@ import pytest
 from whist_solve import Solver, dd_table
 from whist_solve.board import _parse_deal
 from whist_solve.cards import Position
-from whist_solve.engine import _Exact, _Job, _threaded_table
+from whist_solve._engine import moves_in_progress_kept
+from whist_solve.engine import _Exact, _Job, _root_fails_all, _threaded_table
 
 from support.strategies import random_deal
 
@@ -24,7 +25,8 @@ def _answer(hands, trump, leader, target):
     return fresh.can_take(Position.make(hands, trump, "up", leader), "NS", target)
 
 
-def _join(guest: Solver, host: Solver, pos: Position, target: int, job: int) -> int:
+def _join(guest: Solver, host: Solver, pos: Position, target: int, job: int,
+          root_all: bool = False) -> int:
     """The guest's part of a job, joining again whenever the shared table
     filled up under it (-2) until it answers or the job is done."""
     while True:
@@ -32,17 +34,19 @@ def _join(guest: Solver, host: Solver, pos: Position, target: int, job: int) -> 
             if host._core.job_done >= job:
                 return -1
         guest._load(pos)
-        r = guest._core.search_job(target, job)
+        r = guest._core.search_job(target, job, root_all=root_all)
         guest.own_table()
         if r != -2:
             return r
 
 
-@pytest.mark.parametrize("seed,trump,mb", [(4200, None, 16), (4201, "S", 16),
-                                          (4202, "H", 0.25), (4203, None, 0.25)])
-def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb):
+@pytest.mark.parametrize("seed,trump,mb,root_all", [(4200, None, 16, False), (4201, "S", 16, False),
+                                                   (4202, "H", 0.25, False), (4203, None, 0.25, False),
+                                                   (4204, None, 16, True), (4205, "D", 0.25, True)])
+def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb, root_all):
     # a quarter of a megabyte fills up during the search: the guest then
-    # stops (-2) and joins again once the host has made room
+    # stops (-2) and joins again once the host has made room; with
+    # root_all the two share out the root's first moves too
     hands = random_deal(seed)
     host, guest = Solver(mb), Solver(mb)
     host.shareable = True
@@ -55,11 +59,11 @@ def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb):
         got = {}
 
         def run_guest():
-            got["guest"] = _join(guest, host, pos, target, job)
+            got["guest"] = _join(guest, host, pos, target, job, root_all)
 
         t = threading.Thread(target=run_guest)
         t.start()
-        got["host"] = host._core.search_job(target, job)
+        got["host"] = host._core.search_job(target, job, root_all=root_all)
         t.join()
         answers = [r for r in got.values() if r >= 0]
         assert answers                                   # someone answered
@@ -374,3 +378,24 @@ def test_a_helper_takes_a_second_side_when_the_table_fills_up_while_it_helps(mon
     assert dict(zip("NESW", two["NT", "up"])) == dd_table(hands, strains=("NT",))["NT"]["up"]
     assert len(calls) >= 2
     assert stats["sides"] == 1
+
+
+@pytest.mark.parametrize("others,live", [(20000, 0), (20000, 24), (5000, 60)])
+def test_a_mark_near_the_root_outlives_the_marks_made_below_it(others, live):
+    # the map of moves in progress (_split.pxd): a move near the root stays
+    # marked while its core searches below it, making and taking back
+    # thousands of marks, and is unmarked when taken back
+    kept, after = moves_in_progress_kept(others, live)
+    assert kept
+    assert not after
+
+
+def test_a_root_is_expected_to_fail_on_every_move_when_the_side_on_lead_is_expected_to_lose():
+    # the value expected is 7: "at least 7?" expects a yes, "at least 8?" a no
+    hands = random_deal(4206)
+    for leader in range(4):
+        pos = Position.make(hands, None, "up", leader)
+        ew_lead = leader % 2 == 1
+        assert _root_fails_all(pos, 7, 7) == ew_lead      # a yes: E-W's leads all fail
+        assert _root_fails_all(pos, 6, 7) == ew_lead
+        assert _root_fails_all(pos, 8, 7) == (not ew_lead)  # a no: N-S's leads all fail
