@@ -9,9 +9,9 @@
 # core is searching just now is put off to the end of the list.  By the
 # time the core comes back to it, the other core has usually finished it
 # and its bounds are in the table, so it costs a few probes.  A wrong
-# answer of the map (two positions on one entry, or a race between a mark
-# and a look) only changes which core searches what, never a result: every
-# move is still searched by the core that put it off.
+# answer of the map (two positions with one key, a full bucket, or a race
+# between a mark and a look) only changes which core searches what, never
+# a result: every move is still searched by the core that put it off.
 #
 # The first move is put off only at the root of a test whose root is
 # expected to fail on every move (an ALL node: see engine.py's
@@ -60,7 +60,6 @@ cdef extern from *:
        read only changes the order of work); the number of the job done,
        acquire/release (_tt.pxd's tt_ld32, tt_st32). */
     static inline uint64_t split_ld64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline void split_st64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline int split_cas64(uint64_t* p, uint64_t old, uint64_t v) {
         return __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     }
@@ -76,7 +75,6 @@ cdef extern from *:
     }
     """
     uint64_t split_ld64(const uint64_t* p) nogil
-    void split_st64(uint64_t* p, uint64_t v) nogil
     bint split_cas64(uint64_t* p, uint64_t old, uint64_t v) nogil
     void split_done_upto(int32_t* done, int32_t job) nogil
 
