@@ -1000,19 +1000,14 @@ def moves_in_progress_kept(int others, int live):
     marked after it is taken back)."""
     cdef Split* sp = <Split*> calloc(1, sizeof(Split))
     cdef uint64_t x = 0x9E3779B97F4A7C15ULL, first = 0x1234567
-    cdef uint64_t held[64]
     cdef int i
     if sp == NULL:
         raise MemoryError()
-    if not 0 <= live <= 64:
-        free(sp)
-        raise ValueError("live: 0 to 64")
     split_init(sp)
     split_mark(sp, first)
     for i in range(live):
         x = x * 6364136223846793005ULL + 1442695040888963407ULL
-        held[i] = x | 1
-        split_mark(sp, held[i])
+        split_mark(sp, x | 1)
     for i in range(others):
         x = x * 6364136223846793005ULL + 1442695040888963407ULL
         if split_mark(sp, x | 1):
