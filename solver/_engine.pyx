@@ -40,7 +40,7 @@ from libc.string cimport memcpy, memset
 from cpython cimport array
 import array as _array
 
-from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, CUTBITS
+from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
@@ -81,7 +81,10 @@ cdef enum:
     # A follower's cards are looked up in the table one trick ahead
     # (promote_table_cut) with at least this many tricks left, the current
     # one included: the fourth hand's from 10, the second and third hand's
-    # (a trick played out greedily) from 11.  Measured against no such
+    # (a trick played out greedily) from 11; in searches from 13 tricks
+    # only (Ctx.cut_probe_left): the exchanges' searches of 12-card keeps
+    # took 71.99M nodes against 74.02M but 7.29 s and 6.87 s against 6.44 s
+    # and 6.19 s (`bench --set exchange`, two rounds).  Measured against no such
     # look-up (nodes of full tables; times of profile-guided builds,
     # alternating): bridge-solver's 1k_deals 801-900 136.0M -> 124.0M nodes,
     # 12.47 s -> 11.80 s (medians of three); eight sets of random deals
@@ -91,7 +94,6 @@ cdef enum:
     # hand from 8 with the sure-trick bounds as well (every card looked up):
     # 6% fewer nodes than none, but 11% more time.
     CUT_PROBE_LAST = 10
-    CUT_PROBE_FOLLOW = 11
 
 
 # ---------------------------------------------------------------------------
@@ -409,7 +411,7 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         cut_first(c, ply, n, ckey)
         if k == 0 and st.left >= c.probe_left:
             promote_probed_leads(c, target, ply, n)
-        elif k > 0 and st.left >= (CUT_PROBE_LAST if k == 3 else CUT_PROBE_FOLLOW):
+        elif k > 0 and st.left >= c.cut_probe_left + (k != 3):
             promote_table_cut(c, target, ply, n)
     wacc = 0
     minrel[0] = 0
@@ -542,6 +544,7 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
     c.st.left = popc(c.hand[leader][0]) + popc(c.hand[leader][1]) + popc(c.hand[leader][2]) \
         + popc(c.hand[leader][3]) + popc(c.hand[leader][4])
     c.probe_left = PROBE_LEFT_FULL if c.st.left >= 13 else PROBE_LEFT
+    c.cut_probe_left = CUT_PROBE_LAST if c.st.left >= 13 else MAXPLY
     if c.tt == &c.own_tt:
         if c.tt.evict and not tt_ld32(&c.tt.guests):
             # full while shared, the guests gone: make room before a core
@@ -579,6 +582,7 @@ cdef class Core:
         self.c.cut = <CutEntry*> calloc(1 << CUTBITS, sizeof(CutEntry))
         self.c.cut_gen = 1          # (the zeroed entries are of generation 0: empty)
         self.c.probe_left = PROBE_LEFT
+        self.c.cut_probe_left = MAXPLY
         self.c.tt = &self.c.own_tt
         self.c.sp = &self.c.own_split
         split_init(self.c.sp)

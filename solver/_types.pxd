@@ -64,6 +64,7 @@ cdef struct Ctx:
     CutEntry* cut               # cut-off cache: the last card that caused a cut-off at a position
     uint16_t cut_gen            # its generation now (see _cutoff.pxd's cut_clear)
     int probe_left              # leads' tricks are probed with at least this many tricks left
+    int cut_probe_left          # a fourth hand's cards are looked up one trick ahead from this many tricks left, the other followers' from one more (promote_table_cut)
     int32_t job                 # the number of the search several cores share (0: a search of its own; _split.pxd)
     int32_t job_evicted         # set when this core, a guest on a job, must leave the full table (leave_if_evicted)
     int32_t root_all            # the job's root is expected to be an ALL node (Core.search_job)
