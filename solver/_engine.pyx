@@ -256,21 +256,27 @@ cdef int probe_trick(Ctx* c, int target, int ply, int want, int bounds) noexcept
     return r
 
 
+cdef inline int probe_move(Ctx* c, int target, int ply, int i, int want, int bounds) noexcept nogil:
+    """probe_trick after move i of the list at ply (played, then taken back)."""
+    cdef int s = c.moves[ply][i].suit
+    cdef int b = c.moves[ply][i].bit
+    cdef int r
+    play(c, s, b, ply)
+    r = probe_trick(c, target, ply + 1, want, bounds)
+    unplay(c, s, b, ply)
+    return r
+
+
 cdef void promote_probed_leads(Ctx* c, int target, int ply, int n) noexcept nogil:
     """Try first the leads whose trick, played out greedily, reaches a
     position the bounds or the table already decide for the leader."""
     cdef Move* mv = c.moves[ply]
     cdef Move hits[MAXMOVES]
     cdef Move rest[MAXMOVES]
-    cdef int i, nh = 0, nr = 0, r, s, b
+    cdef int i, nh = 0, nr = 0
     cdef int want = (c.st.leader & 1) == 0
     for i in range(n):
-        s = mv[i].suit
-        b = mv[i].bit
-        play(c, s, b, ply)
-        r = probe_trick(c, target, ply + 1, want, 1)
-        unplay(c, s, b, ply)
-        if r == want:
+        if probe_move(c, target, ply, i, want, 1) == want:
             hits[nh] = mv[i]
             nh += 1
         else:
@@ -293,15 +299,10 @@ cdef void promote_table_cut(Ctx* c, int target, int ply, int n) noexcept nogil:
     sure-trick bounds there cost more than they find."""
     cdef Move* mv = c.moves[ply]
     cdef Move tmp
-    cdef int i, r, s, b
+    cdef int i
     cdef int want = ((c.st.leader + c.st.nplayed) & 1) == 0
     for i in range(n):
-        s = mv[i].suit
-        b = mv[i].bit
-        play(c, s, b, ply)
-        r = probe_trick(c, target, ply + 1, want, 0)
-        unplay(c, s, b, ply)
-        if r == want:
+        if probe_move(c, target, ply, i, want, 0) == want:
             tmp = mv[i]
             while i > 0:
                 mv[i] = mv[i - 1]
