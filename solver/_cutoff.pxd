@@ -8,6 +8,7 @@ from libc.string cimport memset
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
 from _bits cimport __builtin_prefetch, popc, highbit, present
+from _moves cimport move_to_front
 
 cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     """Key of the cut-off cache: what the choice of a card mostly depends
@@ -63,7 +64,6 @@ cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
     (the run of equivalent cards that holds the remembered card)."""
     cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
     cdef int i, best = -1
-    cdef Move tmp
     cdef Move* mv = c.moves[ply]
     if e.check != <uint32_t> key or e.gen != c.cut_gen:
         return
@@ -73,12 +73,7 @@ cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
                 best = i
     if best <= 0:
         return
-    i = best
-    tmp = mv[i]
-    while i > 0:
-        mv[i] = mv[i - 1]
-        i -= 1
-    mv[0] = tmp
+    move_to_front(mv, best)
 
 
 cdef inline int cut_pick(Ctx* c, uint64_t key, int s, uint32_t runs, int b) noexcept nogil:

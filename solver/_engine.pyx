@@ -44,7 +44,7 @@ from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, C
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
-from _moves cimport follow_first, gen_moves, playable_suits
+from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
 from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
@@ -297,17 +297,11 @@ cdef void promote_table_cut(Ctx* c, int target, int ply, int n) noexcept nogil:
     transposition cut-off: a card that would refute at once is not left
     behind one whose refutation costs a search).  The table alone: the
     sure-trick bounds there cost more than they find."""
-    cdef Move* mv = c.moves[ply]
-    cdef Move tmp
     cdef int i
     cdef int want = ((c.st.leader + c.st.nplayed) & 1) == 0
     for i in range(n):
         if probe_move(c, target, ply, i, want, 0) == want:
-            tmp = mv[i]
-            while i > 0:
-                mv[i] = mv[i - 1]
-                i -= 1
-            mv[0] = tmp
+            move_to_front(c.moves[ply], i)
             return
 
 

@@ -107,6 +107,16 @@ cdef inline int follow_first(Ctx* c, int h, int k, uint32_t* runs) noexcept nogi
     return lowbit(groups[2])
 
 
+cdef inline void move_to_front(Move* mv, int i) noexcept nogil:
+    """Move mv[i] to the front of the list, the moves before it one place
+    down (their order kept)."""
+    cdef Move tmp = mv[i]
+    while i > 0:
+        mv[i] = mv[i - 1]
+        i -= 1
+    mv[0] = tmp
+
+
 cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
     """Append the cards of x in suit s to mv[n:], lowest first (highest
     first with down); return the new count."""
