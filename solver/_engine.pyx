@@ -46,7 +46,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
 from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
 
@@ -151,22 +151,96 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
     return w
 
 
-cdef void leave_if_evicted(Ctx* c) noexcept nogil:
-    """A core searching another core's table that has filled up (see
-    _tt.pxd's tt_store_in) goes on in its own table, emptied, unless
-    other cores search that one: the stored bounds are only a speed-up,
-    and the host can then make room in its table.  A core on a job
-    (_split.pxd) instead stops it (job_evicted: Core.search_job reports
-    it), for its caller to join again once the host has made room."""
+# A shared table that fills up takes no more bounds (_tt.pxd's
+# tt_store_in) until every core searching it has stopped where it is, at
+# its next store (park): the last of them then makes room while the others
+# wait, and each goes on with its search.  The cores searching a table are
+# its guests and its owner while that searches (owner_in: search_enter and
+# search_exit around Core's searches).
+#
+# Before, a guest on a job left the full table at its next store and
+# stopped, to join again from the start once the owner, alone, had made
+# room.  A join then cost the guest its whole search at every fill, and
+# on two threads an idle thread joined the owner's test only while the
+# owner's table was less than half full (engine.py's JOIN_ROOM): hard
+# deal 2 of bridge-solver's set, whose no-trump row fills the table six
+# times and holds half its nodes in one test, took 0.64-0.69 of its
+# one-thread time on two threads; with parking and joins whatever the
+# fill, 0.53-0.55 (see engine.py's note on joins).
+
+cdef void park(Ctx* c) noexcept nogil:
+    """The table this core searches, shared, has filled up: wait, outside
+    any probe or store, until every core searching it waits too (the last
+    of them then makes room), or until this core's job is done."""
     cdef TTable* t = c.tt
-    if t == &c.own_tt or not t.evict or c.own_tt.guests:
+    cdef int spin, need
+    tt_lock(&t.lock)
+    t.parked += 1
+    while t.evict:
+        # (a core parking in its own table is searching it)
+        need = t.guests + (1 if t == &c.own_tt else t.owner_in)
+        if t.parked >= need:
+            tt_fill(t)
+            t.evict = 0
+            break
+        if c.job != 0 and split_stopped(c.sp, c.job):
+            break
+        tt_unlock(&t.lock)
+        for spin in range(64):
+            tt_pause()
+        tt_lock(&t.lock)
+    t.parked -= 1
+    tt_unlock(&t.lock)
+
+
+cdef void leave_if_evicted(Ctx* c) noexcept nogil:
+    """The table this core searches has filled up while shared (see
+    _tt.pxd's tt_store_in).  Its owner, or a guest on a job (_split.pxd),
+    waits for room (park).  A guest with no job (a thread helping with the
+    keeps of another's exchange option) goes on in its own table, emptied,
+    unless other cores search that one: the stored bounds are only a
+    speed-up."""
+    cdef TTable* t = c.tt
+    if not t.evict:
+        return
+    if t == &c.own_tt:
+        if tt_ld32(&t.guests):
+            park(c)
         return
     if c.job != 0:
-        c.job_evicted = 1
+        park(c)
+        return
+    if c.own_tt.guests:
         return
     tt_leave(t)
     tt_empty(&c.own_tt)
     c.tt = &c.own_tt
+
+
+cdef void search_enter(Ctx* c) noexcept nogil:
+    """A search of this core starts: in its own table, it counts among the
+    cores searching it (owner_in; see park), once a fill that parked
+    guests may be making is over (it holds the lock)."""
+    cdef TTable* t = c.tt
+    if t != &c.own_tt:
+        return
+    if tt_ld32(&t.shareable):
+        tt_lock(&t.lock)
+        t.owner_in = 1
+        tt_unlock(&t.lock)
+    else:
+        tt_st32(&t.owner_in, 1)
+
+
+cdef void search_exit(Ctx* c) noexcept nogil:
+    """A search of this core ends (see search_enter)."""
+    cdef TTable* t = &c.own_tt
+    if tt_ld32(&t.shareable):
+        tt_lock(&t.lock)
+        t.owner_in = 0
+        tt_unlock(&t.lock)
+    else:
+        tt_st32(&t.owner_in, 0)
 
 
 cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int* sh,
@@ -450,8 +524,8 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
         unplay(c, s, b, ply)
         if child_key:
             split_unmark(c.sp, child_key)
-        if c.job != 0 and (c.job_evicted or split_stopped(c.sp, c.job)):
-            return 0  # another core answered (or the table is full): leave without storing anything
+        if c.job != 0 and split_stopped(c.sp, c.job):
+            return 0  # another core answered: leave without storing anything
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
@@ -774,11 +848,10 @@ cdef class Core:
         position for one target at once, each with its own search (see
         _split.pxd).  Returns 1 or 0, or -1 when another core finished the
         job first (its answer is the answer: this search stopped without
-        storing what it saw), or -2 when this core, a guest, stopped
-        because the table filled up (unshare, and join again once the
-        host has made room: share_from returns False until then).  The
-        position must be set, and a guest must share the table before it
-        sets it.  Without ``publish`` a search that finishes does not count
+        storing what it saw).  A shared table that fills up meanwhile
+        makes room once every core on it has stopped where it is, and each
+        goes on (park).  The position must be set, and a guest must share
+        the table before it sets it.  Without ``publish`` a search that finishes does not count
         its job done (the caller does, with the owner's finish_job, when
         that is right: a search ahead of the owner's, whose later number
         would stop the owner's own job).  With ``root_all`` (the position's
@@ -789,15 +862,13 @@ cdef class Core:
         if job == 0:
             raise ValueError("search_job: job 0 is no job")
         c.job = job
-        c.job_evicted = 0
         c.root_all = root_all
         with nogil:
+            search_enter(c)
             r = search(c, target, 0)
+            search_exit(c)
         c.job = 0
         c.root_all = 0
-        if c.job_evicted:
-            c.job_evicted = 0
-            return -2
         if split_stopped(c.sp, job):
             return -1
         if publish:
@@ -846,14 +917,18 @@ cdef class Core:
         if g < 0:
             g = (self.c.st.left + 1) // 2
         with nogil:
+            search_enter(self.c)
             v = exact(self.c, 0, g)
+            search_exit(self.c)
         return v
 
     def can_take(self, int target):
         """Null-window question: do N-S take at least `target` tricks?"""
         cdef int r
         with nogil:
+            search_enter(self.c)
             r = search(self.c, target, 0)
+            search_exit(self.c)
         return bool(r)
 
     def keeps_until(self, int seat, int leader, const uint16_t[::1] masks,
@@ -879,6 +954,7 @@ cdef class Core:
         if start < 0 or 5 * end > masks.shape[0] or end > caps.shape[0]:
             raise ValueError("keeps_until: five masks and a cap for every keep")
         with nogil:
+            search_enter(c)
             while i < end:
                 if caps[i] < target:
                     bounded += 1
@@ -898,6 +974,7 @@ cdef class Core:
                     break
                 if c.nodes - n0 >= node_budget:
                     break
+            search_exit(c)
         return i, hit, bounded, asked, c.nodes - n0
 
     def card_values(self, int guess=-1):
@@ -936,7 +1013,9 @@ cdef class Core:
                 rep = (s, rb)
             if rep not in rep_value:
                 with nogil:
+                    search_enter(c)
                     v = child_value(c, s, b, g)
+                    search_exit(c)
                 rep_value[rep] = v
                 g = v
             out.append(((s, b), rep_value[rep]))
@@ -963,6 +1042,7 @@ cdef class Core:
                 s = suits[i]
                 b = bits[i]
                 with nogil:
+                    search_enter(c)
                     play(c, s, b, 0)
                     if (h & 1) == 0:
                         r = search(c, value, 1)
@@ -971,6 +1051,7 @@ cdef class Core:
                         r = search(c, value + 1, 1)
                         ok = 1 - r
                     unplay(c, s, b, 0)
+                    search_exit(c)
                 if ok:
                     chosen = i
                     break

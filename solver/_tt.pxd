@@ -155,6 +155,11 @@ cdef extern from *:
         }
     }
     static inline void tt_unlock(int32_t* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+    static inline void tt_pause(void) {
+    #if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+    #endif
+    }
     """
     uint16_t tt_ld16(const uint16_t* p) nogil
     void tt_st16(uint16_t* p, uint16_t v) nogil
@@ -162,6 +167,7 @@ cdef extern from *:
     void tt_st32(int32_t* p, int32_t v) nogil
     void tt_lock(int32_t* l) nogil
     void tt_unlock(int32_t* l) nogil
+    void tt_pause() nogil
 
 cdef enum:
     PAGE = 3          # patterns in one page of the table (a page: 104 bytes)
@@ -266,6 +272,8 @@ cdef struct TTable:
     uint64_t roots     # roots set since the table was made (tt_root)
     uint64_t fill_roots  # roots at the last fill or emptying
     int32_t lock       # held by a store while the table has guests
+    int32_t owner_in   # its owner core is searching it now (see the engine's search_enter)
+    int32_t parked     # cores waiting in it, shared and full, for room (the engine's park)
     int32_t populated  # pages known to be in memory (see tt_store)
     uint8_t pad2[64]
 
@@ -302,6 +310,8 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     t.shareable = 0
     t.want_share = 0
     t.lock = 0
+    t.owner_in = 0
+    t.parked = 0
     t.populated = 0
     return 0
 

@@ -66,7 +66,6 @@ cdef struct Ctx:
     int probe_left              # leads' tricks are probed with at least this many tricks left
     int cut_probe_left          # a fourth hand's cards are looked up one trick ahead from this many tricks left, the other followers' from one more (promote_table_cut)
     int32_t job                 # the number of the search several cores share (0: a search of its own; _split.pxd)
-    int32_t job_evicted         # set when this core, a guest on a job, must leave the full table (leave_if_evicted)
     int32_t root_all            # the job's root is expected to be an ALL node (Core.search_job)
     Split* sp                   # the split searched: own_split, or the host's while sharing its table
     Split own_split             # this core's split: its jobs' map of moves in progress and the last job done

@@ -27,26 +27,26 @@ def _answer(hands, trump, leader, target):
 
 def _join(guest: Solver, host: Solver, pos: Position, target: int, job: int,
           root_all: bool = False) -> int:
-    """The guest's part of a job, joining again whenever the shared table
-    filled up under it (-2) until it answers or the job is done."""
-    while True:
-        while not guest.share_table_of(host):
-            if host._core.job_done >= job:
-                return -1
-        guest._load(pos)
-        r = guest._core.search_job(target, job, root_all=root_all)
-        guest.own_table()
-        if r != -2:
-            return r
+    """The guest's part of a job: it joins once the shared table takes
+    guests (not while it is making room) and searches until it answers
+    or the job is done."""
+    while not guest.share_table_of(host):
+        if host._core.job_done >= job:
+            return -1
+    guest._load(pos)
+    r = guest._core.search_job(target, job, root_all=root_all)
+    guest.own_table()
+    return r
 
 
 @pytest.mark.parametrize("seed,trump,mb,root_all", [(4200, None, 16, False), (4201, "S", 16, False),
                                                    (4202, "H", 0.25, False), (4203, None, 0.25, False),
                                                    (4204, None, 16, True), (4205, "D", 0.25, True)])
 def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb, root_all):
-    # a quarter of a megabyte fills up during the search: the guest then
-    # stops (-2) and joins again once the host has made room; with
-    # root_all the two share out the root's first moves too
+    # a quarter of a megabyte fills up during the search: the two cores
+    # then wait for each other, one makes room, and both go on (the
+    # engine's park); with root_all the two share out the root's first
+    # moves too
     hands = random_deal(seed)
     host, guest = Solver(mb), Solver(mb)
     host.shareable = True
@@ -65,10 +65,34 @@ def test_a_job_on_two_cores_gives_the_answer_of_one(seed, trump, mb, root_all):
         t.start()
         got["host"] = host._core.search_job(target, job, root_all=root_all)
         t.join()
+        assert set(got.values()) <= {-1, 0, 1}
         answers = [r for r in got.values() if r >= 0]
         assert answers                                   # someone answered
         assert set(answers) == {int(_answer(hands, trump, 1, target))}
         assert host._core.guests == 0
+
+
+@pytest.mark.parametrize("seed,trump", [(4230, None), (4231, "H")])
+def test_a_guest_alone_in_a_full_shared_table_makes_room_itself(seed, trump):
+    # a helper's test ahead searches the owner's table while the owner is
+    # between searches: when the table fills up, the guest (the only core
+    # searching it) makes room itself and goes on to the answer
+    hands = random_deal(seed)
+    host, guest = Solver(0.25), Solver(0.25)
+    host.shareable = True
+    pos = Position.make(hands, trump, "up", 2)
+    host._load(pos)
+    value = Solver(16).ns_value(pos)
+    fills = host._core.tt_usage[4]
+    assert guest.share_table_of(host)
+    guest._load(pos)
+    assert guest._core.search_job(value, host._core.next_job()) == 1
+    assert guest._core.search_job(value + 1, host._core.next_job()) == 0
+    guest.own_table()
+    assert host._core.tt_usage[4] > fills                # it filled up, and room was made
+    assert host._core.guests == 0
+    assert guest.share_table_of(host)                     # it takes guests again
+    guest.own_table()
 
 
 def _host_and_guest(seed: int, trump, leader: int):
@@ -251,9 +275,9 @@ def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer(threads, m
     # one leader: nothing for the other threads to own, so one helps the
     # owner's one value by testing the target the owner would test next
     # (and a third searches the owner's test now beside them); no joins of
-    # a test alone on two threads here (JOIN_ROOM 0)
+    # a test alone on two threads here (JOIN_ALONE off)
     from whist_solve import engine
-    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)
+    monkeypatch.setattr(engine, "JOIN_ALONE", False)
     hands = _parse_deal("N:.Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962", [])
     stats: dict = {}
     solvers = [Solver(16) for _ in range(threads)]
@@ -301,7 +325,7 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
     # solver's
     from whist_solve import engine
     monkeypatch.setattr(engine, "FIRST_AFTER", 0.0)
-    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)    # first cards, not joins
+    monkeypatch.setattr(engine, "JOIN_ALONE", False)    # first cards, not joins
     tried = 0
     for seed in range(8):
         hands = random_deal(500 + seed)
@@ -315,26 +339,26 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
     assert tried > 0
 
 
-@pytest.mark.parametrize("room", [0.0, 1.0])
-def test_two_threads_join_the_owners_test_only_while_its_table_has_room(room, monkeypatch):
-    # on two threads, an idle thread with no test ahead to make joins the
-    # owner's test now while less than JOIN_ROOM of the owner's pattern
-    # pages are in use (0: never; 1: until the table is full); the values
-    # are a single solver's either way
+@pytest.mark.parametrize("alone,mb", [(False, 16), (True, 16), (True, 0.25)])
+def test_two_threads_join_the_owners_test_when_nothing_else_is_left(alone, mb, monkeypatch):
+    # on two threads, an idle thread with no test ahead to make and no
+    # first card to try joins the owner's test now (JOIN_ALONE), whatever
+    # the owner's table holds (a quarter of a megabyte fills up over and
+    # over under the two); the values are a single solver's either way
     from whist_solve import engine
-    monkeypatch.setattr(engine, "JOIN_ROOM", room)
+    monkeypatch.setattr(engine, "JOIN_ALONE", alone)
     joined = 0
     for seed in range(8):
         hands = random_deal(700 + seed)
         stats: dict = {}
-        solvers = [Solver(16), Solver(16)]
+        solvers = [Solver(mb), Solver(mb)]
         got = _threaded_table(hands, [("NT", "up"), ("C", "up")], solvers, stats,
                               leaders={"NT": (0,), "C": (3,)})
         assert got["NT", "up"][0] == Solver(16).ns_value(Position.make(hands, None, "up", 0))
         assert got["C", "up"][3] == Solver(16).ns_value(Position.make(hands, "C", "up", 3))
         assert not any(s.shareable for s in solvers)
         joined += stats["joined"]
-    if room == 0.0:
+    if not alone:
         assert joined == 0
     else:
         assert joined >= 1
@@ -343,10 +367,10 @@ def test_two_threads_join_the_owners_test_only_while_its_table_has_room(room, mo
 @pytest.mark.parametrize("room", [0.0, 1.0])
 def test_a_helper_takes_a_second_side_only_from_a_table_filling_up(room, monkeypatch):
     # one row on two threads: the idle thread takes the row's last two
-    # leaders when the owner's table is at least JOIN_ROOM full (0: at
-    # once), else it joins the owner's searches in the owner's table
+    # leaders when the owner's table is at least SIDE_ROOM full (0: at
+    # once), else it helps the owner's searches in the owner's table
     from whist_solve import engine
-    monkeypatch.setattr(engine, "JOIN_ROOM", room)
+    monkeypatch.setattr(engine, "SIDE_ROOM", room)
     sides = []
     for seed in (4207, 4208, 4212):
         hands = random_deal(seed)
