@@ -166,7 +166,7 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
 # deal 2 of bridge-solver's set, whose no-trump row fills the table six
 # times and holds half its nodes in one test, took 0.64-0.69 of its
 # one-thread time on two threads; with parking and joins whatever the
-# fill, 0.53-0.55 (see engine.py's note on joins).
+# fill once first cards are tried, 0.61 (engine.py's JOIN_ALONE).
 
 cdef void park(Ctx* c) noexcept nogil:
     """The table this core searches, shared, has filled up: wait, outside
@@ -766,10 +766,11 @@ cdef class Core:
         That table must be shareable; ``other`` may be searching.  Neither
         core may empty the table until this one unshares (clear and
         fill_up refuse).  While shared, the table takes no more bounds
-        once full, and this core goes on in its own table, emptied (see
-        leave_if_evicted).  Returns True; False (and this core stays in
-        its own table) while that table, full, waits for its guests to
-        leave."""
+        once full: on a job (search_job) this core then waits for the
+        other cores in it, and room is made (park); else it goes on in its
+        own table, emptied (leave_if_evicted).  Returns True; False (and
+        this core stays in its own table) while that table, full, is
+        making room."""
         cdef TTable* t
         cdef int joined
         self.unshare()

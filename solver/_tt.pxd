@@ -50,8 +50,9 @@
 # lock; a shareable table's stores take its lock, publish what they add
 # with release ordering (read with acquire: a slot's generation, a page's
 # count and next page), rewrite no pattern while another core is in, and,
-# the table full, ask the guests to leave before it makes room (see
-# tt_store_in).  The pattern pages a shared table will hand out next are
+# the table full, take no more bounds until every core searching it has
+# stopped where it is: the last of them makes room, and all go on (see
+# tt_store_in and the engine's park).  The pattern pages a shared table will hand out next are
 # brought into memory ahead of use, outside the lock (tt_store): a page
 # the system must first provide (and clear) would otherwise hold up the
 # other core's stores for as long as it takes.
@@ -261,7 +262,7 @@ cdef struct TTable:
     uint16_t gen       # current generation (never 0): emptying the table moves it on
     int32_t guests     # other search cores searching in this table now (Core.share_from)
     int32_t shareable  # stores take the lock: other cores may join (Core.shareable)
-    int32_t evict      # set when the table fills up while shared: the guests leave (see tt_store_in)
+    int32_t evict      # set when the table fills up while shared: room is made once every core in it waits (see tt_store_in)
     int32_t want_share # a core asks the owner to make the table shareable mid-search (Core.ask_shareable)
     uint8_t pad1[64]
     uint64_t used      # slots in use (kept below half of nslots)
@@ -720,7 +721,7 @@ cdef inline void tt_leave(TTable* t) noexcept nogil:
 
 cdef inline int tt_join(TTable* t) noexcept nogil:
     """Count a core joining the table, unless the table has filled up
-    and waits for its guests to leave (see tt_store_in): 1 if joined."""
+    and is making room (see tt_store_in): 1 if joined."""
     cdef int ok
     tt_lock(&t.lock)
     ok = t.evict == 0
@@ -883,10 +884,10 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
     """tt_store's work.  Shared: what a probe reads is written before what
     makes it visible; and a full table takes no more bounds (emptying it
     or keeping a part would pull the patterns from under the other
-    threads' probes) but asks its guests to leave: at its next store or
-    root each guest goes on in its own table (see the engine's
-    leave_if_evicted), and once none is left the table fills up as
-    usual."""
+    threads' probes) but sets evict: at its next store each core
+    searching it waits for the others (the engine's park; a guest with no
+    job goes on in its own table instead, leave_if_evicted), and the last
+    to wait fills it up as usual."""
     cdef uint64_t o0 = own[0] & msk[0]
     cdef uint64_t o1 = own[1] & msk[1]
     cdef int32_t pg, npg

@@ -199,8 +199,8 @@ class Solver:
         search in its own; it may be searching meanwhile.  Neither solver
         may then change trump or clear the table until this one calls
         own_table (they raise RuntimeError).  Returns False, and this
-        solver searches its own table, while ``other``'s table is full and
-        waits for its guests to leave."""
+        solver searches its own table, while ``other``'s table, full, is
+        making room."""
         self.own_table()
         if other is self:
             return True
@@ -457,7 +457,7 @@ class _Row:
     """One row of a table being solved by several threads.  Its owner
     solves the leaders in LEADER_ORDER on one solver; a thread with no row
     left may take the row's second side (the last two leaders), as long as
-    neither has started and the owner's table is at least SIDE_ROOM full,
+    neither has started and the owner's table is at least JOIN_ROOM full,
     and solve them in turn on its own solver."""
 
     def __init__(self, strain: str, ranking: str, leaders=LEADER_ORDER):
@@ -502,9 +502,9 @@ class _Row:
 # leaders and 0.722 for no help at all; deals 301-400 of its 1k_deals,
 # 0.586 against 0.612 and 0.589.
 #
-# But only from an owner whose table is at least SIDE_ROOM full.  While
-# the owner's table has room, a helper helps the owner there instead
-# (see the notes on helping below): the row's later leaders then
+# But only from an owner whose table is at least JOIN_ROOM full.  While
+# the owner's table has room, a helper joins the owner's tests there
+# instead (see the note on joins below): the row's later leaders then
 # find the first one's bounds, and the two threads share out each test's
 # moves.  Hard deal 19, whose helper took the spades' East and West when
 # the owner was at South, searched East cold in 3.43M nodes against 2.87M
@@ -658,45 +658,58 @@ class _Exact:
 # one thread: 9.46 s alone, 9.88 s beside another search, means of
 # three).  A test younger than FIRST_AFTER is left to its owner alone.
 #
-# Joins.  On two threads, an idle thread with no test ahead to make and no
-# first card to try (none left, or the test is younger than FIRST_AFTER)
-# joins the owner's test now, in the owner's table (as a third thread does
-# beside a test ahead): the two searches of one test share out its moves
-# (_split.pxd).  Hard deal 19 of bridge-solver's set, whose spades are 64%
-# of its table's nodes, most of them in one test that has to look at every
-# East lead, gained from joins first (0.722 -> 0.666 of one thread, whole
-# processes).  Until a shared table that filled up could make room with
-# its guests still in it (the engine's park), a guest had to leave it at
-# each fill and start its search again, so joins were made only while
-# the owner's table was less than half full, and before first cards: hard
-# deal 2, whose no-trump row fills the table six times and puts half its
-# nodes in one test (West's "at least 8?", refuted only by West's last
-# lead, under which North has four answers of 3-4.5M nodes each to
-# refute), was then helped only by first cards, which did not answer, and
-# took 0.64-0.69 of one thread's time.  With parking, joins whatever the
-# fill, first cards first (same process, each deal's median of three
-# rounds, two threads over one, before -> after): hard deal 2 0.640 ->
-# 0.539, the four-void deal 0.530 -> 0.526, hard deal 13 0.547 -> 0.526,
-# hard deal 17 0.542 -> 0.525, the other 15 hard deals and the two-suited
-# deal within 0.015 either way.  Joins before first cards (as before, but
-# whatever the fill): hard deal 2 0.526, but the four-void deal 0.861,
-# whose owner's first card is the costly way to its answer and another
-# card the cheap one.
+# Joins while the table has room.  Before first cards, an idle thread on
+# two threads joins the owner's test now (as a third thread does) while
+# less than JOIN_ROOM of the owner's pattern pages are in use: the fills
+# that made same-test joins lose on the four-void deal come when the
+# table is full, and on smaller searches two searches of one test in one
+# table share out its moves.  Hard deal 19 of bridge-solver's set, whose
+# spades are 64% of its table's nodes and whose East-leads search alone
+# is 3.4M nodes, most of them in one test ("at least 7?", which has to
+# look at every East lead), is where two threads helped least.  Whole
+# processes, `table FILE --threads 2` against --threads 1 (medians of
+# three, alternating; the two-thread versions without and with these
+# joins): hard deal 19 0.722 -> 0.666 of one thread; hard deal 2 0.640 ->
+# 0.624; the four-void deal 0.551 -> 0.535; hard deals 6, 14, 16 within
+# 0.02; the two-suited deal 0.574 -> 0.568 (one round).  A quarter
+# instead of a half: much the same (hard deals 2 and 6 a little worse).
+#
+# Joins whatever the fill, last.  A shared table that fills up now makes
+# room with its guests in it (the engine's park: each core stops where it
+# is, the last one makes room, all go on), where a guest used to leave and
+# start its search again.  So once an idle thread has no first card left
+# to try (or the test is younger than FIRST_AFTER), it joins the owner's
+# test however full the table (JOIN_ALONE).  Hard deal 2, whose no-trump
+# row fills the table six times and puts half its nodes in one test
+# (West's "at least 8?", refuted only by West's last lead, under which
+# North has four answers of 3-4.5M nodes each to refute), was helped only
+# by first cards, which did not answer: 0.64-0.69 of one thread's time.
+# Same process, two threads over one, medians of three rounds: hard deal 2
+# 0.608, the four-void deal 0.505, hard deals 10, 13, 16 and 19 0.529-0.539.
+# Tried: joins whatever the fill, first (before first cards): hard deal 2
+# 0.526, but the four-void deal 0.861 (its owner's first card is the
+# costly way to its answer, another card the cheap one); joins whatever
+# the fill instead of joins while the table has room, after first cards
+# (young tests joined at once): hard deal 2 0.54-0.60 but the four-void
+# deal 0.52-0.64 from run to run (a young test joined is never tried by
+# first cards), hard deals 10, 13, 16 and 19 0.539-0.560; the same but
+# young tests left to their owner until they are old enough for first
+# cards: hard deal 2 0.666, hard deal 19 0.605.
 
 
 AHEAD, JOIN, FIRST = "ahead", "join", "first"    # what an idle thread does (_threaded_table's pick)
 FIRST_AFTER = 0.1     # seconds an owner's test runs before a helper tries its first cards
-JOIN_ALONE = True     # on two threads, an idle thread joins an owner's test now (see above)
-SIDE_ROOM = 0.5       # a helper takes a row's second side from an owner with at least this much of its table's pattern pages in use
+JOIN_ROOM = 0.5       # an idle thread joins an owner's test now while less of its table's pattern pages are in use
+JOIN_ALONE = True     # ... and, on two threads, whatever the fill once it has no first card to try (see above)
 
 
 def _has_room(owner: Optional[Solver]) -> bool:
-    """Is less than SIDE_ROOM of ``owner``'s table's pattern pages in use
-    (its later leaders will find the first ones' bounds there)?"""
+    """Is less than JOIN_ROOM of ``owner``'s table's pattern pages in use
+    (a second search in it would not soon fill it)?"""
     if owner is None:
         return False
     pages_used, pages = owner._core.tt_usage[2:4]
-    return pages_used < pages * SIDE_ROOM
+    return pages_used < pages * JOIN_ROOM
 
 
 def _first_cards(pos: Position) -> list:
@@ -860,8 +873,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         FIRST for a first card of its test now), None), or (None, the
         seconds until a test now is old enough for first cards, or None).
         A test now is joined beside another thread's test ahead (a third
-        thread and beyond), or alone (JOIN_ALONE) when it has no first
-        card left to try or is younger than FIRST_AFTER (see above)."""
+        thread and beyond), or alone while its table has room (JOIN_ROOM),
+        or alone once it has no first card left to try or is younger than
+        FIRST_AFTER (JOIN_ALONE; see above)."""
         others = [(owner, ex) for owner, ex in exacts.items() if owner is not solver]
         for owner, ex in others:
             if ex.ahead_target() is not None:
@@ -871,6 +885,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     if ex.job is not None and ex.job.result is None]
         for owner, ex, job in open_now:
             if ex.ahead is not None and ex.ahead.searchers:
+                return (owner, ex, JOIN), None
+        for owner, ex, job in open_now:
+            if not job.ahead and not job.searchers and not job.no_join and _has_room(owner):
                 return (owner, ex, JOIN), None
         now = time.monotonic()
         soonest = None

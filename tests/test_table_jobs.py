@@ -275,8 +275,9 @@ def test_an_idle_thread_tests_ahead_of_the_owner_with_the_same_answer(threads, m
     # one leader: nothing for the other threads to own, so one helps the
     # owner's one value by testing the target the owner would test next
     # (and a third searches the owner's test now beside them); no joins of
-    # a test alone on two threads here (JOIN_ALONE off)
+    # a test alone on two threads here (JOIN_ROOM 0, JOIN_ALONE off)
     from whist_solve import engine
+    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)
     monkeypatch.setattr(engine, "JOIN_ALONE", False)
     hands = _parse_deal("N:.Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962", [])
     stats: dict = {}
@@ -325,7 +326,8 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
     # solver's
     from whist_solve import engine
     monkeypatch.setattr(engine, "FIRST_AFTER", 0.0)
-    monkeypatch.setattr(engine, "JOIN_ALONE", False)    # first cards, not joins
+    monkeypatch.setattr(engine, "JOIN_ROOM", 0.0)    # first cards, not joins
+    monkeypatch.setattr(engine, "JOIN_ALONE", False)
     tried = 0
     for seed in range(8):
         hands = random_deal(500 + seed)
@@ -339,13 +341,18 @@ def test_a_helper_trying_first_cards_gives_the_answer_of_one_thread(monkeypatch)
     assert tried > 0
 
 
-@pytest.mark.parametrize("alone,mb", [(False, 16), (True, 16), (True, 0.25)])
-def test_two_threads_join_the_owners_test_when_nothing_else_is_left(alone, mb, monkeypatch):
-    # on two threads, an idle thread with no test ahead to make and no
-    # first card to try joins the owner's test now (JOIN_ALONE), whatever
-    # the owner's table holds (a quarter of a megabyte fills up over and
-    # over under the two); the values are a single solver's either way
+@pytest.mark.parametrize("room,alone,mb", [(0.0, False, 16), (1.0, False, 16), (0.0, True, 16),
+                                           (0.0, True, 0.25)])
+def test_two_threads_join_the_owners_test_while_its_table_has_room_or_last(room, alone, mb,
+                                                                             monkeypatch):
+    # on two threads, an idle thread with no test ahead to make joins the
+    # owner's test now while less than JOIN_ROOM of the owner's pattern
+    # pages are in use (0: never; 1: until the table is full), and with
+    # JOIN_ALONE whatever the fill once it has no first card to try (a
+    # quarter of a megabyte fills up over and over under the two); the
+    # values are a single solver's either way
     from whist_solve import engine
+    monkeypatch.setattr(engine, "JOIN_ROOM", room)
     monkeypatch.setattr(engine, "JOIN_ALONE", alone)
     joined = 0
     for seed in range(8):
@@ -358,7 +365,7 @@ def test_two_threads_join_the_owners_test_when_nothing_else_is_left(alone, mb, m
         assert got["C", "up"][3] == Solver(16).ns_value(Position.make(hands, "C", "up", 3))
         assert not any(s.shareable for s in solvers)
         joined += stats["joined"]
-    if not alone:
+    if room == 0.0 and not alone:
         assert joined == 0
     else:
         assert joined >= 1
@@ -367,10 +374,10 @@ def test_two_threads_join_the_owners_test_when_nothing_else_is_left(alone, mb, m
 @pytest.mark.parametrize("room", [0.0, 1.0])
 def test_a_helper_takes_a_second_side_only_from_a_table_filling_up(room, monkeypatch):
     # one row on two threads: the idle thread takes the row's last two
-    # leaders when the owner's table is at least SIDE_ROOM full (0: at
-    # once), else it helps the owner's searches in the owner's table
+    # leaders when the owner's table is at least JOIN_ROOM full (0: at
+    # once), else it joins the owner's searches in the owner's table
     from whist_solve import engine
-    monkeypatch.setattr(engine, "SIDE_ROOM", room)
+    monkeypatch.setattr(engine, "JOIN_ROOM", room)
     sides = []
     for seed in (4207, 4208, 4212):
         hands = random_deal(seed)
