@@ -217,30 +217,28 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     c.tt = &c.own_tt
 
 
-cdef void search_enter(Ctx* c) noexcept nogil:
-    """A search of this core starts: in its own table, it counts among the
-    cores searching it (owner_in; see park), once a fill that parked
-    guests may be making is over (it holds the lock)."""
-    cdef TTable* t = c.tt
-    if t != &c.own_tt:
-        return
+cdef void set_owner_in(TTable* t, int on) noexcept nogil:
+    """Count the table's owner among the cores searching it, or not (see
+    park): in a shareable table under the lock, so after a fill that
+    parked guests may be making."""
     if tt_ld32(&t.shareable):
         tt_lock(&t.lock)
-        t.owner_in = 1
+        t.owner_in = on
         tt_unlock(&t.lock)
     else:
-        tt_st32(&t.owner_in, 1)
+        tt_st32(&t.owner_in, on)
+
+
+cdef void search_enter(Ctx* c) noexcept nogil:
+    """A search of this core starts: in its own table, it counts among the
+    cores searching it (owner_in; see park)."""
+    if c.tt == &c.own_tt:
+        set_owner_in(c.tt, 1)
 
 
 cdef void search_exit(Ctx* c) noexcept nogil:
     """A search of this core ends (see search_enter)."""
-    cdef TTable* t = &c.own_tt
-    if tt_ld32(&t.shareable):
-        tt_lock(&t.lock)
-        t.owner_in = 0
-        tt_unlock(&t.lock)
-    else:
-        tt_st32(&t.owner_in, 0)
+    set_owner_in(&c.own_tt, 0)
 
 
 cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, int* sh,
