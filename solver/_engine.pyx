@@ -195,7 +195,7 @@ cdef void park(Ctx* c) noexcept nogil:
 
 cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     """The table this core searches has filled up while shared (see
-    _tt.pxd's tt_store_in).  Its owner, or a guest on a job (_split.pxd),
+    _tt.pxd's tt_store_in).  Its owner or a guest, on a job (_split.pxd),
     waits for room (park).  A guest with no job (a thread helping with the
     keeps of another's exchange option) goes on in its own table, emptied,
     unless other cores search that one: the stored bounds are only a
@@ -204,7 +204,10 @@ cdef void leave_if_evicted(Ctx* c) noexcept nogil:
     if not t.evict:
         return
     if t == &c.own_tt:
-        if tt_ld32(&t.guests):
+        # (an owner with no job goes on, its stores dropped, until its
+        # guests leave: an exchange's helper may wait for it while still
+        # in its table)
+        if c.job != 0 and tt_ld32(&t.guests):
             park(c)
         return
     if c.job != 0:

@@ -95,6 +95,28 @@ def test_a_guest_alone_in_a_full_shared_table_makes_room_itself(seed, trump):
     guest.own_table()
 
 
+def test_an_owner_with_no_job_does_not_wait_for_an_idle_guest_when_its_table_fills():
+    # a guest with no job (a thread helping with an exchange) sits in the
+    # owner's table between searches while the owner's own search fills
+    # it: the owner goes on without waiting for it (the guest might be
+    # waiting for the owner) and finds the value a single solver finds
+    hands = random_deal(4232)
+    host, guest = Solver(0.25), Solver(0.25)
+    host.shareable = True
+    host.core_for(None)
+    assert guest.share_table_of(host)
+    pos = Position.make(hands, None, "up", 3)
+    got = {}
+    t = threading.Thread(target=lambda: got.update(v=host.ns_value(pos)), daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive()
+    assert got["v"] == Solver(16).ns_value(pos)
+    assert not Solver(0.25).share_table_of(host)           # it did fill up while shared
+    guest.own_table()
+    assert host._core.guests == 0
+
+
 def _host_and_guest(seed: int, trump, leader: int):
     """A deal, a host whose shareable table is set to one of its
     positions, a guest not yet in it, and the position."""
