@@ -46,7 +46,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
 from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause, tt_yield
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
 
@@ -174,6 +174,7 @@ cdef void park(Ctx* c) noexcept nogil:
     of them then makes room), or until this core's job is done."""
     cdef TTable* t = c.tt
     cdef int spin, need
+    cdef int rounds = 0
     tt_lock(&t.lock)
     t.parked += 1
     while t.evict:
@@ -188,6 +189,9 @@ cdef void park(Ctx* c) noexcept nogil:
         tt_unlock(&t.lock)
         for spin in range(64):
             tt_pause()
+        rounds += 1
+        if rounds >= 16:
+            tt_yield()        # (the core waited for may need this processor)
         tt_lock(&t.lock)
     t.parked -= 1
     tt_unlock(&t.lock)

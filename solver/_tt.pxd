@@ -161,6 +161,14 @@ cdef extern from *:
         __builtin_ia32_pause();
     #endif
     }
+    /* Give the processor to another thread for a while (a core waiting
+       for others that may share its processor: the engine's park). */
+    #if defined(__unix__) || defined(__APPLE__)
+    #include <sched.h>
+    static inline void tt_yield(void) { sched_yield(); }
+    #else
+    static inline void tt_yield(void) { }
+    #endif
     """
     uint16_t tt_ld16(const uint16_t* p) nogil
     void tt_st16(uint16_t* p, uint16_t v) nogil
@@ -169,6 +177,7 @@ cdef extern from *:
     void tt_lock(int32_t* l) nogil
     void tt_unlock(int32_t* l) nogil
     void tt_pause() nogil
+    void tt_yield() nogil
 
 cdef enum:
     PAGE = 3          # patterns in one page of the table (a page: 104 bytes)
