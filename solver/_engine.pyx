@@ -173,16 +173,15 @@ cdef void park(Ctx* c) noexcept nogil:
     any probe or store, until every core searching it waits too (the last
     of them then makes room), or until this core's job is done."""
     cdef TTable* t = c.tt
-    cdef int spin, need
+    cdef int spin
     cdef int rounds = 0
     tt_lock(&t.lock)
     t.parked += 1
     while t.evict:
-        # (a core parking in its own table is searching it)
-        need = t.guests + (1 if t == &c.own_tt else t.owner_in)
-        if t.parked >= need:
-            tt_fill(t)
-            t.evict = 0
+        # (an owner parks only on a job, searched between search_enter and
+        # search_exit: owner_in counts it)
+        if t.parked >= t.guests + t.owner_in:
+            tt_fill(t)        # (which empties the table, or keeps a part: evict is cleared)
             break
         if c.job != 0 and split_stopped(c.sp, c.job):
             break

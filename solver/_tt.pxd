@@ -146,21 +146,20 @@ cdef extern from *:
     static inline void tt_st16(uint16_t* p, uint16_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int32_t tt_ld32(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void tt_st32(int32_t* p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    static inline void tt_lock(int32_t* l) {
-        while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
-            while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
-    #if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-    #endif
-            }
-        }
-    }
-    static inline void tt_unlock(int32_t* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+    /* A spin-wait's pause (the engine's park spins with it too). */
     static inline void tt_pause(void) {
     #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
     #endif
     }
+    static inline void tt_lock(int32_t* l) {
+        while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+                tt_pause();
+            }
+        }
+    }
+    static inline void tt_unlock(int32_t* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
     /* Give the processor to another thread for a while (a core waiting
        for others that may share its processor: the engine's park). */
     #if defined(__unix__) || defined(__APPLE__)

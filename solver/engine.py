@@ -886,8 +886,12 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
         for owner, ex, job in open_now:
             if ex.ahead is not None and ex.ahead.searchers:
                 return (owner, ex, JOIN), None
-        for owner, ex, job in open_now:
-            if not job.ahead and not job.searchers and not job.no_join and _has_room(owner):
+        # (a test now that nobody searches beside its owner, and whose
+        # table has not turned this thread away)
+        alone = [(owner, ex, job) for owner, ex, job in open_now
+                 if not job.ahead and not job.searchers and not job.no_join]
+        for owner, ex, job in alone:
+            if _has_room(owner):
                 return (owner, ex, JOIN), None
         now = time.monotonic()
         soonest = None
@@ -905,10 +909,9 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
                     job.children = _first_cards(job.pos)
                 if job.children:
                     return (owner, ex, FIRST), None
-        if JOIN_ALONE:
-            for owner, ex, job in open_now:
-                if not job.ahead and not job.searchers and not job.no_join:
-                    return (owner, ex, JOIN), None
+        if JOIN_ALONE and alone:
+            owner, ex, job = alone[0]
+            return (owner, ex, JOIN), None
         return None, soonest
 
     def join(solver: Solver):
