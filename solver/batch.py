@@ -689,6 +689,30 @@ def _scheduler_address(where: str) -> str:
     return address
 
 
+def _check_address(address: str, named: str) -> None:
+    """BatchError unless Dask can read ``address``: a known scheme, and a
+    host and a port where the scheme has them.  Checked before a Client is
+    made, with Dask's own parser: a Client whose constructor fails on the
+    address is left half made, and at exit it waits 10 s to close and
+    prints a traceback."""
+    from distributed.comm import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+    try:
+        scheme, _ = parse_address(address)
+        get_backend(scheme)
+    except ValueError as e:
+        raise BatchError(f"scheduler {named}: {e}") from None
+    if scheme == "inproc":
+        return                          # no host nor port (a scheduler in this process)
+    try:
+        _, port = get_address_host_port(address)
+    except ValueError:
+        raise BatchError(f"scheduler {named}: not an address "
+                         f"(tcp://host:port, the port a number)") from None
+    if not 0 < port < 65536:
+        raise BatchError(f"scheduler {named}: port {port} out of range (1-65535)")
+
+
 def connect(backend: Backend):
     """A Dask client connected to ``backend``'s scheduler, or BatchError
     within about ``connect_timeout`` seconds."""
@@ -700,6 +724,7 @@ def connect(backend: Backend):
     _quiet_dask_logs()
     address = _scheduler_address(backend.scheduler or "")
     named = address if address == backend.scheduler else f"{address} (from {backend.scheduler})"
+    _check_address(address, named)
     client = None
     try:
         with _signals_held():

@@ -122,6 +122,26 @@ def test_bad_scheduler_option():
     assert res.exit_code == 2 and "not an address" in res.stderr
 
 
+@pytest.mark.parametrize("address, says", [
+    ("garbage://", "unknown address scheme 'garbage'"),
+    ("foo://host:1", "unknown address scheme 'foo'"),
+    ("tcp://", "not an address"),
+    ("tcp://127.0.0.1:notaport", "not an address"),
+    ("127.0.0.1:", "not an address"),
+    ("tcp://127.0.0.1:99999", "port 99999 out of range"),
+])
+def test_malformed_scheduler_address_is_a_clean_error(address, says):
+    # A Dask Client made on such an address fails half made, and its
+    # finaliser printed a traceback at exit after waiting 10 s: the whole
+    # process is run to see its last words.
+    proc = subprocess.run(CLI + ["solve", str(TEST_DATA / "whist.pbn"), "--scheduler", address],
+                          capture_output=True, text=True, timeout=120)
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(lines) == 1 and lines[0].startswith(f"error: scheduler {address}: "), lines
+    assert says in lines[0]
+
+
 def test_worker_killed_mid_run(cluster, tmp_path):
     address, client = cluster
     wait_workers(client)
