@@ -79,8 +79,9 @@ def _check_known(hands: Sequence[Optional[list[str]]], kitty: Sequence[str]) -> 
     if len(sizes) > 1:
         detail = ", ".join(f"{SEATS[s]} {len(h)}" for s, h in known)
         raise WhistError(f"unequal hands ({detail})")
-    if sizes and sizes.pop() > 13:
-        raise WhistError("more than 13 cards in a hand")
+    size = sizes.pop() if sizes else 0
+    if size > 13:
+        raise WhistError(f"hands of {size} cards (at most 13)")
     seen: dict = {}
     for s, h in known:
         for c in h:

@@ -570,6 +570,14 @@ def test_deal_unequal_hands():
     assert b.errors == ["unequal hands (N 1, E 2, S 1, W 1)"]
 
 
+@pytest.mark.parametrize("deal", [
+    "N:AKQJT98765432.A... - - -",                               # a partial deal
+    "N:AKQJT98765432.A... KQJT98765432.AK... - -",
+])
+def test_deal_hands_too_big(deal):
+    assert one(f'[Deal "{deal}"]').errors == ["hands of 14 cards (at most 13)"]
+
+
 def test_hands_are_copies():
     b = one('[Deal "N:A... K... Q... J..."]')
     b.hands[N].append("S2")
