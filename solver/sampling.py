@@ -300,6 +300,14 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
     cons = _constraints(spec.constraints)
     if cons is None:
         return _deal_once(spec, rng, cuts, base)
+    if not spec.unknown_seats:
+        # every hand known: each try deals the same hands (the constraints
+        # read the hands only), so one try tells
+        d = _deal_once(spec, rng, cuts, base)
+        if cons.test(d.hands):
+            return d
+        raise NoDealError(f"no deal satisfies the constraints: the hands are all known "
+                          f"and break them ({'; '.join(spec.constraints)})")
     for _ in range(spec.max_tries):
         d = _deal_once(spec, rng, cuts, base)
         if cons.test(d.hands):

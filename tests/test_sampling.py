@@ -216,6 +216,17 @@ def test_every_hand_known_is_one_deal():
     assert {key(sample_deal(spec, 5, i)) for i in range(5)} == {key(sample_deal(spec, 9, 0))}
 
 
+@pytest.mark.parametrize("kitty", [0, 2])
+def test_every_hand_known_tests_its_constraints_once(kitty):
+    hands = [DECK52[12 * s:12 * (s + 1)] for s in range(4)]      # the last four cards unseen
+    east = hcp(hands[1])
+    keep = deal_spec(hands, kitty=kitty, constraints=[f"hcp(E) == {east}"])
+    assert sorted(sample_deal(keep, 3, 0).hands[1]) == sorted(hands[1])
+    spec = deal_spec(hands, kitty=kitty, constraints=[f"hcp(E) > {east}"], max_tries=10 ** 9)
+    with pytest.raises(NoDealError, match="the hands are all known and break them"):
+        sample_deal(spec, 3, 0)              # at once: a billion tries would not end
+
+
 def test_shuffle_is_uniform_and_draws_from_the_rng_alone():
     import random
     from whist_solve.sampling import shuffle
