@@ -101,6 +101,7 @@ log records below warnings are silenced and the rest go to stderr.
 """
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import math
@@ -109,6 +110,7 @@ import pickle
 import signal
 import threading
 import time
+import traceback
 import uuid
 from collections import deque
 from contextlib import contextmanager
@@ -691,10 +693,9 @@ def _scheduler_address(where: str) -> str:
 
 def _check_address(address: str, named: str) -> None:
     """BatchError unless Dask can read ``address``: a known scheme, and a
-    host and a port where the scheme has them.  Checked before a Client is
-    made, with Dask's own parser: a Client whose constructor fails on the
-    address is left half made, and at exit it waits 10 s to close and
-    prints a traceback."""
+    host and a port where the scheme has them.  Checked with Dask's own
+    parser before a Client is made, for a message that says what is wrong
+    (see also _release)."""
     from distributed.comm import get_address_host_port, parse_address
     from distributed.comm.registry import get_backend
     try:
@@ -703,14 +704,29 @@ def _check_address(address: str, named: str) -> None:
     except ValueError as e:
         raise BatchError(f"scheduler {named}: {e}") from None
     if scheme == "inproc":
-        return                          # no host nor port (a scheduler in this process)
+        raise BatchError(f"scheduler {named}: an inproc:// scheduler lives inside "
+                         f"one process; give its tcp:// address")
+    if scheme not in ("tcp", "tls", "ws", "wss"):
+        return                          # (ucx: Dask reads its addresses itself)
     try:
         _, port = get_address_host_port(address)
     except ValueError:
         raise BatchError(f"scheduler {named}: not an address "
-                         f"(tcp://host:port, the port a number)") from None
+                         f"({scheme}://host:port, the port a number)") from None
     if not 0 < port < 65536:
         raise BatchError(f"scheduler {named}: port {port} out of range (1-65535)")
+
+
+def _release(error: BaseException) -> None:
+    """Let go of a Client that failed in its constructor (``error``), so
+    that it closes now.  The frames of the error's traceback hold it, and
+    with them the error that the raised BatchError keeps as its context:
+    left so, it closed at the interpreter's exit, when its event loop had
+    stopped, and waited 10 s for it and printed a traceback (a TLS address
+    without a TLS configuration, for one)."""
+    traceback.clear_frames(error.__traceback__)
+    error.__traceback__ = None
+    gc.collect()
 
 
 def connect(backend: Backend):
@@ -739,6 +755,7 @@ def connect(backend: Backend):
         raise BatchError(f"cannot reach the Dask scheduler at {named} "
                          f"within {backend.connect_timeout:g} s ({type(e).__name__})") from None
     except (ValueError, TypeError) as e:
+        _release(e)
         raise BatchError(f"scheduler {named}: {e}") from None
 
 

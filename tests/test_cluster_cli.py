@@ -129,11 +129,13 @@ def test_bad_scheduler_option():
     ("tcp://127.0.0.1:notaport", "not an address"),
     ("127.0.0.1:", "not an address"),
     ("tcp://127.0.0.1:99999", "port 99999 out of range"),
+    ("inproc://x", "inside one process"),
+    ("tls://127.0.0.1:1", "TLS"),                # fails in the Client, half made
 ])
 def test_malformed_scheduler_address_is_a_clean_error(address, says):
-    # A Dask Client made on such an address fails half made, and its
-    # finaliser printed a traceback at exit after waiting 10 s: the whole
-    # process is run to see its last words.
+    # A Dask Client that fails on such an address is left half made, and
+    # its finaliser printed a traceback at exit after waiting 10 s: the
+    # whole process is run to see its last words.
     proc = subprocess.run(CLI + ["solve", str(TEST_DATA / "whist.pbn"), "--scheduler", address],
                           capture_output=True, text=True, timeout=120)
     lines = proc.stderr.splitlines()
