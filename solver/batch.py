@@ -555,6 +555,31 @@ def _signals_held():
         raise Terminated(caught[0])
 
 
+@contextmanager
+def _first_signal_only():
+    """Within the block (in the main thread), the first Ctrl-C, SIGTERM or
+    SIGHUP raises as before (KeyboardInterrupt, :class:`Terminated`), and
+    the ones after it, while the run unwinds and ends its pool, are let go:
+    a second signal raised inside the pool's shutdown (Ctrl-C, then SIGTERM
+    a few milliseconds later) left a reaped worker counted as alive, and
+    the pool's manager thread spun at 100% CPU for ever at exit; or it
+    broke a lock of a wait ("release unlocked lock")."""
+    fired: list = []
+
+    def handler(signum, frame):
+        if fired:
+            return
+        fired.append(signum)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated(signum)
+
+    with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
+                            lambda h: h is signal.default_int_handler or h is _raise_terminated,
+                            handler):
+        yield
+
+
 def _end_pool(pool, ok: bool) -> None:
     """Normal end: let the idle workers exit.  Otherwise (error, Ctrl-C,
     SIGTERM, a caller that stopped iterating): drop the queued tasks and
@@ -626,7 +651,7 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
 
     workers = pool_workers(backend.jobs, items, chunk)
     sizer = _Sizer(chunk, TASK_SECONDS["pool"], _length(items), workers)
-    with terminate_on_signals():
+    with terminate_on_signals(), _first_signal_only():
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
                                    initargs=(os.getpid(),))
         ok = False

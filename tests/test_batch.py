@@ -457,3 +457,19 @@ def test_worker_solver_is_kept_within_a_run_and_emptied_for_the_next():
     assert nodes(solver) < first                 # the kept table answers
     assert batch.worker_solver(16, run="second") is solver
     assert nodes(solver) == first                # emptied: searched as new
+
+
+def test_a_second_signal_while_a_pool_ends_is_let_go():
+    # Ctrl-C, then SIGTERM a few milliseconds later: the second must not
+    # raise inside the pool's shutdown (it once left the pool's manager
+    # thread spinning at exit)
+    from whist_solve.batch import _first_signal_only, terminate_on_signals
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    with terminate_on_signals(), _first_signal_only():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(2)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)                       # raised here without the guard
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
