@@ -28,6 +28,7 @@ from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, SIMULATE_COUNT
                                compare_with_dds, load_reports,
                                measure_set, read_baseline, report_json,
                                save_baseline as write_baseline, simulate_bench, source_tree)
+from whist_solve.batch import terminate_on_signals
 from whist_solve.bridge_solver import TIMEOUT, BridgeSolver, BridgeSolverError
 from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
@@ -81,9 +82,13 @@ def bench(
     """Fixed deal sets: nodes, time, deals/s, peak memory; a saved
     baseline; DDS and bridge-solver side by side. Tables on stdout,
     progress on stderr."""
-    raise typer.Exit(run_bench(sets, compare_dds, save_baseline, baseline, threshold, jobs,
-                               limit, json_out, tt_mb, regen_sig, repeat, compare_bs,
-                               peer_timeout, symmetry))
+    # SIGTERM and SIGHUP stop the run as Ctrl-C does, so that the DDS
+    # process and a bridge-solver run end with it
+    with terminate_on_signals():
+        status = run_bench(sets, compare_dds, save_baseline, baseline, threshold, jobs,
+                           limit, json_out, tt_mb, regen_sig, repeat, compare_bs,
+                           peer_timeout, symmetry)
+    raise typer.Exit(status)
 
 
 def _regen_signature(tt_mb: float) -> Path:
@@ -153,42 +158,47 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     solvers: Dict[float, object] = {}       # one process: one Solver per table size
     show_progress = err.is_terminal and not os.environ.get("WHIST_SOLVE_NO_PROGRESS")
     worker = DDSWorker() if compare_dds else None
-    for rep in reports:
-        n = len(rep.tasks)
-        solver = None
-        if jobs <= 1:
-            if rep.tt_mb not in solvers:
-                solvers[rep.tt_mb] = Solver(rep.tt_mb)
-            solver = solvers[rep.tt_mb]
-        try:
-            if show_progress:
-                with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                              TimeElapsedColumn(), console=err, transient=True) as prog:
-                    tid = prog.add_task(f"{rep.name}", total=n)
-                    measure_set(rep, jobs, repeat, solver, worker, on_done=lambda: prog.advance(tid),
-                                bs=bs)
-            else:
-                err.print(f"{rep.name}: solving {n} deal(s)...")
-                measure_set(rep, jobs, repeat, solver, worker, bs=bs)
-        except BridgeSolverError as e:   # the peer failed, not our engine
-            error(str(e))
-            if worker is not None:
-                worker.close()
-            return EXIT_BAD
-        except Exception as e:  # a bug in the engine, not bad input (the boards were checked)
-            error(f"{rep.name}: {type(e).__name__}: {e}")
-            if worker is not None:
-                worker.close()
-            return EXIT_BAD
-        err.print(f"{rep.name}: {n} deal(s) in {render.fmt_time(rep.wall)}")
+    try:
+        for rep in reports:
+            n = len(rep.tasks)
+            solver = None
+            if jobs <= 1:
+                if rep.tt_mb not in solvers:
+                    solvers[rep.tt_mb] = Solver(rep.tt_mb)
+                solver = solvers[rep.tt_mb]
+            try:
+                if show_progress:
+                    with Progress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                                  transient=True) as prog:
+                        tid = prog.add_task(f"{rep.name}", total=n)
+                        measure_set(rep, jobs, repeat, solver, worker,
+                                    on_done=lambda: prog.advance(tid), bs=bs)
+                else:
+                    err.print(f"{rep.name}: solving {n} deal(s)...")
+                    measure_set(rep, jobs, repeat, solver, worker, bs=bs)
+            except BridgeSolverError as e:   # the peer failed, not our engine
+                error(str(e))
+                if worker is not None:
+                    worker.close()
+                return EXIT_BAD
+            except Exception as e:  # a bug in the engine, not bad input (the boards were checked)
+                error(f"{rep.name}: {type(e).__name__}: {e}")
+                if worker is not None:
+                    worker.close()
+                return EXIT_BAD
+            err.print(f"{rep.name}: {n} deal(s) in {render.fmt_time(rep.wall)}")
 
-    # ---- DDS ------------------------------------------------------------------
-    status = 0
-    dds_desc = None
-    if worker is not None:
-        dds_desc = worker.desc
-        status = compare_with_dds(reports, worker, jobs, repeat, on_message=err.print)
-        worker.close()
+        # ---- DDS ------------------------------------------------------------------
+        status = 0
+        dds_desc = None
+        if worker is not None:
+            dds_desc = worker.desc
+            status = compare_with_dds(reports, worker, jobs, repeat, on_message=err.print)
+            worker.close()
+    finally:
+        if worker is not None:
+            worker.stop()       # an interrupted run (else closed already)
     if bs is not None:
         try:
             status = max(status, compare_with_bridge_solver(reports, bs, jobs, repeat,

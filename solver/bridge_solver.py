@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import os
 import re
+import selectors
+import signal
 import subprocess
 import tempfile
 import time
@@ -39,6 +41,65 @@ _QUOTE = 300
 # (a hung or pathological peer must not hang the bench): its hardest deals
 # take about 10 s on the development machine.
 TIMEOUT = 600.0
+# The most output kept from one run of the binary: its table is a few
+# hundred bytes.  A peer that prints without end was held in memory
+# whole (1.4 GB in 3 s for `yes`).
+OUTPUT_CAP = 1 << 20
+
+
+class _TooMuchOutput(Exception):
+    pass
+
+
+def _run_capped(cmd, timeout: float, cap: int = OUTPUT_CAP):
+    """Run ``cmd`` in a session of its own: (return code, stdout, stderr),
+    at most ``cap`` bytes of output in all.  Raises subprocess.TimeoutExpired
+    after ``timeout`` seconds and _TooMuchOutput past the cap.  Whatever
+    way it ends (an interrupt included), the whole session is killed: the
+    program and anything it started, which would otherwise outlive the
+    bench, and whose open pipes would keep it waiting.  The output read is
+    what was written until the program itself exited."""
+    deadline = time.monotonic() + timeout
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        chunks = {p.stdout: [], p.stderr: []}
+        total = 0
+        with selectors.DefaultSelector() as sel:
+            for f in chunks:
+                sel.register(f, selectors.EVENT_READ)
+            exited = False
+            while sel.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired(cmd, timeout)
+                ready = sel.select(0 if exited else min(left, 0.05))
+                if not ready and exited:
+                    break               # exited, and nothing more to read now
+                for key, _ in ready:
+                    data = os.read(key.fd, 65536)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        continue
+                    chunks[key.fileobj].append(data)
+                    total += len(data)
+                    if total > cap:
+                        raise _TooMuchOutput()
+                exited = exited or p.poll() is not None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(cmd, timeout)
+        code = p.wait(left)
+        out, err = (b"".join(chunks[f]).decode(errors="replace") for f in (p.stdout, p.stderr))
+        return code, out, err
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.stdout.close()
+        p.stderr.close()
+        p.wait()
 
 
 class BridgeSolverError(Exception):
@@ -128,13 +189,15 @@ class BridgeSolver:
                 f.write(input_text(task.hands))
             t0 = time.perf_counter()
             try:
-                r = subprocess.run([self.path, "-f", name], stdin=subprocess.DEVNULL,
-                                   capture_output=True, text=True, errors="replace",
-                                   timeout=self.timeout)
+                code, out, err = _run_capped([self.path, "-f", name], self.timeout)
             except subprocess.TimeoutExpired:       # the binary was killed
                 raise BridgeSolverError(f"bridge-solver {self.path} gave no answer on board "
                                         f"{task.label} within {self.timeout:g} s; stopped it"
                                         ) from None
+            except _TooMuchOutput:
+                raise BridgeSolverError(f"bridge-solver {self.path} printed more than "
+                                        f"{OUTPUT_CAP >> 20} MB on board {task.label} "
+                                        f"(its table is a few lines); stopped it") from None
             except OSError as e:
                 raise BridgeSolverError(f"bridge-solver binary {self.path}: cannot run it "
                                         f"({e.strerror or e})") from None
@@ -144,13 +207,12 @@ class BridgeSolver:
                 os.unlink(name)
             except OSError:
                 pass
-        if r.returncode != 0:
-            how = (f"killed by signal {-r.returncode}" if r.returncode < 0
-                   else f"exit status {r.returncode}")
+        if code != 0:
+            how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
             raise BridgeSolverError(f"bridge-solver {self.path} failed on board {task.label} "
-                                    f"({how}): {_quote(r.stderr or r.stdout)}")
+                                    f"({how}): {_quote(err or out)}")
         try:
-            values = parse_output(r.stdout)
+            values = parse_output(out)
         except BridgeSolverError as e:
             raise BridgeSolverError(f"bridge-solver {self.path} on board {task.label}: {e}") from None
         return values, seconds

@@ -12,6 +12,7 @@ A task here is anything with the fields of :class:`whist_solve.bench.Task`
 """
 from __future__ import annotations
 
+import os
 import time
 from typing import List, Tuple
 
@@ -119,8 +120,12 @@ def dds_solve_task(task) -> Tuple[List[int], float]:
     return values, seconds
 
 
-def _dds_worker_main(conn) -> None:
-    """The DDS process: set up DDS, then solve the tasks sent until None."""
+def _dds_worker_main(conn, parent_pid: int) -> None:
+    """The DDS process: set up DDS, then solve the tasks sent until None.
+    It ends with its parent, however the parent ends (as a pool worker:
+    batch's _init_pool_worker), and leaves Ctrl-C to the parent."""
+    from .batch import _init_pool_worker
+    _init_pool_worker(parent_pid)
     try:
         conn.send(dds_setup())
     except Exception as e:
@@ -145,7 +150,7 @@ class DDSWorker:
         import multiprocessing as mp
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_dds_worker_main, args=(child,), daemon=True)
+        self.proc = ctx.Process(target=_dds_worker_main, args=(child, os.getpid()), daemon=True)
         self.proc.start()
         self.desc = self._recv()
 
@@ -165,6 +170,16 @@ class DDSWorker:
         except OSError:
             pass
         self.proc.join(timeout=10)
+        self.stop()
+
+    def stop(self) -> None:
+        """End the process now, whatever it is doing (an interrupted run)."""
+        if self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(2)
+            if self.proc.is_alive():
+                self.proc.kill()
+                self.proc.join(1)
 
 
 def dds_best_of(task, repeat: int = 1) -> Tuple[List[int], float]:

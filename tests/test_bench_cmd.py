@@ -88,6 +88,38 @@ def test_bench_compare_dds():
     assert "jokers" in sets["bid"]["dds_note"]
 
 
+@needs_dds
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_bench_signal_ends_the_dds_process(sig):
+    import signal
+    import subprocess
+    import sys
+    import time
+    psutil = pytest.importorskip("psutil")
+    proc = subprocess.Popen([sys.executable, "-c", "from whist_solve.cli.main import main; main()",
+                             "bench", "--set", "hard", "--compare-dds"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        children = []
+        for _ in range(200):                  # the DDS process, started at once
+            children = psutil.Process(proc.pid).children()
+            if children:
+                break
+            time.sleep(0.05)
+        assert children
+        time.sleep(0.5)
+        proc.send_signal(getattr(signal, sig))
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + getattr(signal, sig), err
+    assert b"Traceback" not in err
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert not alive                          # it left no DDS process behind
+
+
 def test_bench_unknown_file():
     assert _bench("--set", "no/such/file.pbn").exit_code == 2
 
@@ -236,6 +268,12 @@ if mode == "hang":
 if mode == "fail":
     sys.stderr.write("cannot solve this deal\\n")
     sys.exit(1)
+if mode == "flood":
+    while True:
+        sys.stdout.write("x" * 65536)
+if mode == "child":                   # a child that outlives it, holding its pipes
+    import subprocess
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", sys.argv[0]])
 path = sys.argv[sys.argv.index("-f") + 1]
 lines = [ln for ln in open(path).read().splitlines() if ln.strip()]
 west, east = lines[1].split("    ", 1)
@@ -299,6 +337,28 @@ def test_bridge_solver_that_hangs_is_stopped(tmp_path):
     with pytest.raises(bs.BridgeSolverError, match="no answer on board .* within 1 s"):
         peer.solve(task)
     # this test's own fake only (the tests may run side by side: pytest -n)
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if any(fake in a for a in (p.info["cmdline"] or []))]
+
+
+def test_bridge_solver_that_floods_is_stopped(tmp_path):
+    from whist_solve import bridge_solver as bs
+    (task,) = bench.load_set("random")[:1]
+    peer = bs.BridgeSolver(_fake_bs(tmp_path, "flood"), timeout=60.0)
+    with pytest.raises(bs.BridgeSolverError, match="printed more than 1 MB on board"):
+        peer.solve(task)
+
+
+def test_bridge_solver_children_end_with_its_run(tmp_path):
+    # the run is read until the binary exits, not until its child closes
+    # the pipes, and the child is stopped with it
+    psutil = pytest.importorskip("psutil")
+    from whist_solve import bridge_solver as bs
+    (task,) = bench.load_set("random")[:1]
+    fake = _fake_bs(tmp_path, "child")
+    values, _seconds = bs.BridgeSolver(fake, timeout=60.0).solve(task)
+    right, _ = bs.BridgeSolver(_fake_bs(tmp_path), timeout=60.0).solve(task)
+    assert values == right
     assert not [p for p in psutil.process_iter(["cmdline"])
                 if any(fake in a for a in (p.info["cmdline"] or []))]
 
