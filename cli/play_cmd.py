@@ -94,7 +94,7 @@ def _select(boards, wanted: Optional[str], name: str):
     for b in boards:
         if b.label == w:
             return b
-    if w.isdigit() and 1 <= int(w) <= len(boards):
+    if w.isascii() and w.isdigit() and 1 <= int(w) <= len(boards):   # (not '²' nor '٣')
         return boards[int(w) - 1]
     labels = ", ".join(b.label for b in boards[:20]) + (", ..." if len(boards) > 20 else "")
     raise WhistError(f"{name}: no board {w!r} (boards: {labels})")

@@ -122,6 +122,13 @@ def test_board_option_and_jokers(pbn):
     assert "a mistake, N-S lose 1 trick" in r.stdout
 
 
+@pytest.mark.parametrize("wanted", ["\u00b2", "\u0663", "0", "99"])   # '²', Arabic-Indic 3
+def test_board_option_not_a_board(pbn, wanted):
+    r = run(["play", "--board", wanted, pbn], input="quit\n")
+    assert r.exit_code == 2
+    assert f"no board {wanted!r}" in r.stderr and "internal error" not in r.stderr
+
+
 def test_play_section_is_replayed(tmp_path):
     p = tmp_path / "p.pbn"
     p.write_text(f'[Board "1"]\n[Deal "{TWO}"]\n[Trump "NT"]\n[Leader "N"]\n'
