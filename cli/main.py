@@ -287,6 +287,11 @@ def __getattr__(name: str):
 
 def main() -> None:
     """Console script entry point."""
+    if sys.stdout is None:
+        # started with standard output closed (`>&-`): every result would
+        # fail to print (Python leaves sys.stdout None), so say it once
+        _say("error: standard output is closed")
+        sys.exit(EXIT_BAD)
     try:
         try:
             app = make_app(commands_for(sys.argv[1:]))

@@ -490,6 +490,9 @@ def read_baseline(path) -> dict:
         raise BenchError(f"baseline {path}: {e.strerror or e}") from None
     except ValueError as e:
         raise BenchError(f"baseline {path}: not a JSON file ({e})") from None
+    except RecursionError:              # JSON nested deeper than Python's parser goes
+        raise BenchError(f"baseline {path}: not a baseline saved by --save-baseline "
+                         f"(nested too deep)") from None
     problem = _baseline_problem(doc)
     if problem:
         raise BenchError(f"baseline {path}: not a baseline saved by --save-baseline ({problem})")

@@ -167,6 +167,13 @@ def test_bench_baseline_too_big_to_be_one(tmp_path, monkeypatch):
             read_baseline("/dev/zero")
 
 
+def test_bench_baseline_nested_too_deep(tmp_path):
+    from whist_solve.bench import BenchError, read_baseline
+    deep = write(tmp_path, "deep.json", "[" * 100000 + "]" * 100000)
+    with pytest.raises(BenchError, match="nested too deep"):
+        read_baseline(deep)
+
+
 def test_bench_save_baseline_to_a_folder_or_a_missing_folder(tmp_path):
     for target in (str(tmp_path), str(tmp_path / "no" / "such" / "b.json")):
         status, out, err = _bench("--save-baseline", target)
@@ -191,6 +198,18 @@ def test_closed_pipe_exit_status(tmp_path, args):
     assert first.strip()
     assert err == "", err
     assert p.returncode == 141
+
+
+@pytest.mark.parametrize("args", [["solve", "puzzles/classic.pbn"], ["solve", "no/such.pbn"],
+                                  ["--help"]])
+def test_closed_stdout_is_one_error(args):
+    """Started with standard output closed (`>&-`): one line, status 2."""
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", *args], cwd=ROOT,
+                       stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    err = p.stderr.decode()
+    assert err.splitlines() == ["error: standard output is closed"], err
+    assert p.returncode == 2
 
 
 def test_interrupt_says_so_and_exits_130():
