@@ -12,6 +12,7 @@ from whist_solve.dealing import random_deal
 
 from support import BENCH_DATA, needs_dds
 from support.cli_run import board, run
+from support.procs import pool_children
 
 DATA = str(BENCH_DATA)
 
@@ -94,21 +95,14 @@ def test_bench_signal_ends_the_dds_process(sig):
     import signal
     import subprocess
     import sys
-    import time
     psutil = pytest.importorskip("psutil")
     proc = subprocess.Popen([sys.executable, "-c", "from whist_solve.cli.main import main; main()",
                              "bench", "--set", "hard", "--compare-dds"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     try:
-        children = []
-        for _ in range(200):                  # the DDS process, started at once
-            children = psutil.Process(proc.pid).children()
-            if children:
-                break
-            time.sleep(0.05)
-        assert children
-        time.sleep(0.5)
+        # the DDS process, started at once
+        children = pool_children(psutil, proc.pid, n=1, timeout=10, settle=0.5)
         proc.send_signal(getattr(signal, sig))
         _out, err = proc.communicate(timeout=60)
     finally:
