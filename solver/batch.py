@@ -123,7 +123,7 @@ from .engine import DEFAULT_TT_MB
 
 __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_for",
            "run_map", "chunked", "default_jobs", "worker_solver", "terminate_on_signals",
-           "AUTO_TASK_SECONDS", "TASK_SECONDS", "MAX_AUTO_CHUNK"]
+           "end_process", "AUTO_TASK_SECONDS", "TASK_SECONDS", "MAX_AUTO_CHUNK"]
 
 # With chunk=None a task is sized to last about this long.  The per-task
 # overhead measured by benchmarks/batch_overhead.py on the project's 2-core
@@ -498,6 +498,12 @@ def _raise_terminated(signum, frame):
     raise Terminated(signum)
 
 
+def _raising(handler) -> bool:
+    """Is ``handler`` one that raises in the main thread: Python's own for
+    Ctrl-C, or terminate_on_signals' for SIGTERM and SIGHUP?"""
+    return handler is signal.default_int_handler or handler is _raise_terminated
+
+
 @contextmanager
 def _handlers_replaced(sigs, replace: Callable[[Any], bool], handler):
     """Within the block, in the main thread, ``handler`` handles each signal
@@ -546,7 +552,7 @@ def _signals_held():
     their timeout), and the run stops right after it."""
     caught: list = []
     with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
-                            lambda h: h is signal.default_int_handler or h is _raise_terminated,
+                            _raising,
                             lambda signum, frame: caught.append(signum)):
         yield
     if caught:
@@ -575,9 +581,23 @@ def _first_signal_only():
         raise Terminated(signum)
 
     with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
-                            lambda h: h is signal.default_int_handler or h is _raise_terminated,
+                            _raising,
                             handler):
         yield
+
+
+def end_process(p) -> None:
+    """End a multiprocessing process now: SIGTERM (again, for one already
+    sent it), two seconds to go, then SIGKILL."""
+    try:
+        if p.is_alive():
+            p.terminate()
+            p.join(2)
+            if p.is_alive():
+                p.kill()
+                p.join(1)
+    except Exception:
+        pass
 
 
 def _end_pool(pool, ok: bool) -> None:
@@ -595,13 +615,7 @@ def _end_pool(pool, ok: bool) -> None:
         except Exception:
             pass
     for p in procs:
-        try:
-            p.join(2)
-            if p.is_alive():
-                p.kill()
-                p.join(1)
-        except Exception:
-            pass
+        end_process(p)
     # Let the pool's manager thread see its workers gone and close its
     # pipes now, not while the interpreter exits (a race that printed an
     # OSError from concurrent.futures' exit hook).

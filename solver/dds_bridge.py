@@ -174,12 +174,8 @@ class DDSWorker:
 
     def stop(self) -> None:
         """End the process now, whatever it is doing (an interrupted run)."""
-        if self.proc.is_alive():
-            self.proc.terminate()
-            self.proc.join(2)
-            if self.proc.is_alive():
-                self.proc.kill()
-                self.proc.join(1)
+        from .batch import end_process
+        end_process(self.proc)
 
 
 def dds_best_of(task, repeat: int = 1) -> Tuple[List[int], float]:
