@@ -179,13 +179,9 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                     measure_set(rep, jobs, repeat, solver, worker, bs=bs)
             except BridgeSolverError as e:   # the peer failed, not our engine
                 error(str(e))
-                if worker is not None:
-                    worker.close()
                 return EXIT_BAD
             except Exception as e:  # a bug in the engine, not bad input (the boards were checked)
                 error(f"{rep.name}: {type(e).__name__}: {e}")
-                if worker is not None:
-                    worker.close()
                 return EXIT_BAD
             err.print(f"{rep.name}: {n} deal(s) in {render.fmt_time(rep.wall)}")
 
@@ -198,7 +194,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
             worker.close()
     finally:
         if worker is not None:
-            worker.stop()       # an interrupted run (else closed already)
+            worker.stop()       # a run that failed or was interrupted (else closed already)
     if bs is not None:
         try:
             status = max(status, compare_with_bridge_solver(reports, bs, jobs, repeat,
