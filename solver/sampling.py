@@ -300,19 +300,15 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
     cons = _constraints(spec.constraints)
     if cons is None:
         return _deal_once(spec, rng, cuts, base)
-    if not spec.unknown_seats:
-        # every hand known: each try deals the same hands (the constraints
-        # read the hands only), so one try tells
+    # every hand known: each try deals the same hands (the constraints read
+    # the hands only), so one try tells
+    tries = spec.max_tries if spec.unknown_seats else 1
+    for _ in range(tries):
         d = _deal_once(spec, rng, cuts, base)
         if cons.test(d.hands):
             return d
-        raise NoDealError(f"no deal satisfies the constraints: the hands are all known "
-                          f"and break them ({'; '.join(spec.constraints)})")
-    for _ in range(spec.max_tries):
-        d = _deal_once(spec, rng, cuts, base)
-        if cons.test(d.hands):
-            return d
-    raise NoDealError(f"no deal satisfies the constraints: 0 of {spec.max_tries} tried "
+    why = f"0 of {tries} tried" if spec.unknown_seats else "the hands are all known and break them"
+    raise NoDealError(f"no deal satisfies the constraints: {why} "
                       f"({'; '.join(spec.constraints)})")
 
 
