@@ -197,6 +197,35 @@ def _stdout_gone():
     raise typer.Exit(EXIT_PIPE)
 
 
+def _fd_identity(fd: int):
+    """What file descriptor fd is open on (device and inode), or None."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _pipe_closed_under(stdout_was) -> bool:
+    """Did the reader of stdout go while click or rich printed (the help,
+    or a usage error's hint)?  Both then end the process with status 1 of
+    their own: rich after putting /dev/null under stdout's descriptor,
+    click after wrapping sys.stdout so that its last flush is quiet.  The
+    status of a closed pipe is 141, as for the commands' results."""
+    if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        return True
+    now = _fd_identity(1)
+    return now is not None and now != stdout_was and now == _null_identity()
+
+
+def _null_identity():
+    try:
+        st = os.stat(os.devnull)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 # The commands in the order of the help: name -> (module, function).  A run
 # imports only the module of the command it runs: each brings in its own
 # part of the library (``table examples/deal.pbn --threads 1`` peaked at
@@ -292,12 +321,17 @@ def main() -> None:
         # fail to print (Python leaves sys.stdout None), so say it once
         _say("error: standard output is closed")
         sys.exit(EXIT_BAD)
+    stdout_was = _fd_identity(1)
     try:
         try:
             app = make_app(commands_for(sys.argv[1:]))
             status = app(prog_name="whist-solve", standalone_mode=False)
         except typer.Exit as e:
             status = e.exit_code
+        except SystemExit:
+            if not _pipe_closed_under(stdout_was):
+                raise
+            status = EXIT_PIPE
         except typer.Abort:
             _say("interrupted")
             status = EXIT_INTERRUPTED

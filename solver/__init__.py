@@ -9,35 +9,36 @@ symmetric deals), and the analyses: lines of play
 (``dealing``), batches on several processes or a cluster (``batch``) and the
 benchmarks (``bench``, ``dds_bridge``).
 """
-from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, CardError, Position,
-                    PositionError, WhistError, parse_card, parse_hand)
-from .engine import Solver, SolveResult, dd_table, solve
+# Names of the library by the module that holds them.  A module is imported
+# the first time one of its names is asked for (``whist_solve.Solver``,
+# ``from whist_solve import solve``), so that importing the package, which
+# the command line does before anything else, imports nothing: an interrupt
+# there has no traceback to print (see ``whist_solve.cli.entry``).
+_NAMES = {
+    "cards": ("JOKERS", "RANKINGS", "SEATS", "STRAINS", "SUITS", "CardError", "Position",
+              "PositionError", "WhistError", "parse_card", "parse_hand"),
+    "engine": ("Solver", "SolveResult", "dd_table", "solve"),
+    "bid": ("ALL_OPTIONS", "CheckResult", "Exchange", "analyse_bid", "best_exchange",
+            "best_option", "bid_name", "bid_score", "check_contract", "highest_bid",
+            "summarize"),
+}
+_HOME = {name: module for module, names in _NAMES.items() for name in names}
 
 __version__ = "0.1.0"
 
-# The bid whist names come from .bid when first asked for: a command that
-# only solves or tabulates deals (and every worker process) then starts
-# without loading the exchange's optimizer.
-_FROM_BID = ("ALL_OPTIONS", "CheckResult", "Exchange", "analyse_bid", "best_exchange",
-             "best_option", "bid_name", "bid_score", "check_contract", "highest_bid",
-             "summarize")
-
 
 def __getattr__(name: str):
-    if name in _FROM_BID:
-        from . import bid
-        return getattr(bid, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_FROM_BID))
+    return sorted(set(globals()) | set(_HOME))
 
-__all__ = [
-    "JOKERS", "RANKINGS", "SEATS", "STRAINS", "SUITS", "CardError", "Position",
-    "PositionError", "WhistError", "parse_card", "parse_hand", "Solver",
-    "SolveResult", "dd_table", "solve", "__version__",
-    "ALL_OPTIONS", "CheckResult", "Exchange", "analyse_bid", "best_exchange",
-    "best_option", "bid_name", "bid_score", "check_contract", "highest_bid",
-    "summarize",
-]
+
+__all__ = [name for names in _NAMES.values() for name in names] + ["__version__"]

@@ -200,6 +200,69 @@ def test_closed_pipe_exit_status(tmp_path, args):
     assert p.returncode == 141
 
 
+@pytest.mark.parametrize("args", [["--help"], ["table", "--help"], []])
+def test_help_into_a_closed_pipe_exits_141(args):
+    """The help (printed by Typer with rich) into a pipe whose reader has
+    gone: 141 and nothing on stderr, as for the results, not rich's own
+    status 1.  The reader is gone before the command starts, so the
+    first write fails whatever the size of the pipe's buffer."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", *args], cwd=ROOT,
+                           stdin=subprocess.DEVNULL, stdout=w, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(w)
+    assert p.stderr.decode() == ""
+    assert p.returncode == 141
+
+
+def test_help_into_dev_null_is_a_success():
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "--help"], cwd=ROOT,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+
+
+# Run as the console script does, with Ctrl-C arriving while the commands'
+# modules are imported (here: when Typer is).
+_INTERRUPT_AT_IMPORT = """
+import builtins, sys
+real = builtins.__import__
+def importing(name, *args, **kwargs):
+    if name == "typer":
+        raise KeyboardInterrupt
+    return real(name, *args, **kwargs)
+builtins.__import__ = importing
+sys.argv = ["whist-solve", "--version"]
+from whist_solve.cli.entry import main
+sys.exit(main())
+"""
+
+
+def test_interrupt_while_starting_is_not_a_traceback():
+    p = subprocess.run([sys.executable, "-c", _INTERRUPT_AT_IMPORT], cwd=ROOT,
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    assert p.stderr.decode() == "interrupted\n"
+    assert p.returncode == 130
+
+
+def test_the_console_script_starts_at_the_entry_module():
+    from importlib.metadata import entry_points
+    (script,) = entry_points(group="console_scripts", name="whist-solve")
+    assert script.value == "whist_solve.cli.entry:main"
+
+
+def test_importing_the_package_imports_none_of_its_modules():
+    """What runs before the entry's error boundary is only the package's
+    __init__; its names are still all there, imported when asked for."""
+    code = ("import sys, whist_solve; "
+            "print(sorted(m for m in sys.modules if m.startswith('whist_solve.'))); "
+            "from whist_solve import *; print(Solver.__module__, summarize.__module__)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, check=True)
+    assert p.stdout.decode().splitlines() == ["[]", "whist_solve.engine whist_solve.bid"]
+
+
 @pytest.mark.parametrize("args", [["solve", "puzzles/classic.pbn"], ["solve", "no/such.pbn"],
                                   ["--help"]])
 def test_closed_stdout_is_one_error(args):
