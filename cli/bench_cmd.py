@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from whist_solve.bench import (DEFAULT_THRESHOLD, EXCHANGE_TT_MB, SIMULATE_COUNTS, SIMULATE_SET,
@@ -35,7 +34,7 @@ from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
 from .options import number_option
-from .runner import EXIT_BAD, OutConsole
+from .runner import EXIT_BAD, ErrConsole, OutConsole
 
 
 def bench(
@@ -110,7 +109,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     # piped to a file: wide enough for the tables instead of rich's 80 columns
     out = OutConsole(highlight=False, soft_wrap=False, emoji=False,
                   width=None if sys.stdout.isatty() else 132)
-    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    err = ErrConsole(soft_wrap=True)
 
     def error(message: str) -> None:
         err.print(f"[bold red]error:[/] {message}")

@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - older Typer on the click package
     from click import exceptions as click_exceptions
 
 from .options import version_callback
-from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, stopped_by
+from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, shorten, stopped_by
 
 
 # The value words of the help for options that give no metavar, by type.
@@ -337,6 +337,9 @@ def main() -> None:
             status = EXIT_INTERRUPTED
         except click_exceptions.ClickException as e:
             from typer import rich_utils
+            # (a value given on the command line is quoted in the message:
+            # cut to a few dozen characters, as in every other message)
+            e.message = shorten(e.message)
             rich_utils.rich_format_error(e)
             status = e.exit_code
         sys.stdout.flush()

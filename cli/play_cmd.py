@@ -71,6 +71,12 @@ def play(
         run.error("", "standard input is closed: play reads the cards to play from it")
         raise typer.Exit(EXIT_BAD)
     try:
+        # bytes the input's encoding cannot decode (PYTHONIOENCODING=ascii
+        # and a typed é) are a line that is not a card, not an error
+        sys.stdin.reconfigure(errors="replace")
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
         session = _load(file, board, trump, ranking, leader)
     except WhistError as e:
         run.error("", str(e))

@@ -105,6 +105,42 @@ class OutConsole(Console):
         raise BrokenPipeError(32, "Broken pipe")
 
 
+class ErrConsole(Console):
+    """The console of stderr: messages, progress and summary lines.  A
+    stderr that cannot take them (``2>/dev/full``, a reader that has gone)
+    loses them, and only them: the results on stdout and the exit status
+    are those of a run with a good stderr.  Its descriptor is then put on
+    /dev/null, so that what is left in Python's buffer of it does not fail
+    again at exit (which would end the process with status 120)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("highlight", False)
+        kwargs.setdefault("emoji", False)
+        super().__init__(stderr=True, **kwargs)
+
+    def print(self, *args, **kwargs) -> None:
+        try:
+            super().print(*args, **kwargs)
+        except (OSError, ValueError):     # ValueError: stderr closed by now
+            self.on_broken_pipe()
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        stderr_gone()
+
+
+def stderr_gone() -> None:
+    """stderr cannot be written: put its descriptor on /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stderr.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class Run:
     """Shared state of one command: consoles, progress, the exit status."""
 
@@ -117,7 +153,7 @@ class Run:
             except (AttributeError, ValueError):
                 pass
         self.out = OutConsole(highlight=False, soft_wrap=False, emoji=False)
-        self.err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        self.err = ErrConsole(soft_wrap=True)
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK
         self.bad: set = set()          # where (file: board) of every error reported
@@ -309,7 +345,8 @@ class Run:
         with a message and exit status 2; Ctrl-C and SIGTERM/SIGHUP cancel
         the pending tasks (see :meth:`interruptible`)."""
         if backend.kind == "pool":
-            items = _counted(items, backend.jobs)
+            # (no pool has more workers than CPUs, whatever --jobs asks)
+            items = _counted(items, min(backend.jobs, default_jobs()))
         it = run_map(work, items, backend, tt_mb=tt_mb, return_exceptions=True, chunk=chunk)
         self._batches.append(it)
         while True:
@@ -445,7 +482,7 @@ def make_backend(jobs: Optional[int] = 1, scheduler: Optional[str] = None,
         if run is not None:
             run.error("", str(e))
         else:
-            Console(stderr=True, highlight=False).print(f"error: {e}", markup=False)
+            ErrConsole().print(f"error: {e}", markup=False)
         raise typer.Exit(EXIT_BAD) from None
 
 

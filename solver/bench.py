@@ -28,6 +28,7 @@ only chooses them and shows the result.
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import resource
@@ -363,6 +364,8 @@ def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float)
         before = sum(b["time"] for b in old)
         now = sum(rep.times)
         ratio = now / before if before else None
+        if ratio is not None and not math.isfinite(ratio):   # a baseline time of 1e-320 s
+            ratio = None
         out.append({
             "set": rep.name, "deals": len(rep.tasks),
             "nodes_before": sum(b["nodes"] for b in old), "nodes_now": rep.nodes,
@@ -509,10 +512,26 @@ def _baseline_problem(doc) -> Optional[str]:
             return f"set {name}: no 'per_deal' list"
         for d in deals:
             if not (isinstance(d, dict) and isinstance(d.get("board"), str)
-                    and isinstance(d.get("nodes"), int)
-                    and isinstance(d.get("time"), (int, float)) and d["time"] >= 0):
+                    and _count(d.get("nodes")) and _count(d.get("time"), float)):
                 return f"set {name}: a deal without board, nodes and time"
+        try:
+            total = math.fsum(d["time"] for d in deals)
+        except OverflowError:
+            total = math.inf
+        if not math.isfinite(total):
+            return f"set {name}: times too big to add up"
     return None
+
+
+def _count(x, kind=int) -> bool:
+    """Is x a number of kind (an int; for float, an int or a float) that
+    is at least 0 and finite (JSON's parser takes NaN and Infinity, and
+    true for 1)?"""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return x >= 0
+    return kind is float and isinstance(x, float) and x >= 0 and math.isfinite(x)
 
 
 def save_baseline(path, reports: List[SetReport], jobs: int, tt_mb: float, repeat: int = 1) -> None:

@@ -92,6 +92,22 @@ def test_a_big_table_is_not_touched_up_front(tmp_path):
 
 # ---- 2: numbers too big ------------------------------------------------------
 
+def test_more_jobs_than_a_number_can_count_is_the_machine_s_cores(tmp_path):
+    """--jobs past sys.maxsize: no pool has more workers than CPUs anyway."""
+    path = write(tmp_path, "a.pbn", GOOD)
+    status, out, err = cli("table", path, "--jobs", "1" + "0" * 30, "--json")
+    assert status == 0, err
+    assert json.loads(out.splitlines()[0])["table"]
+
+
+@pytest.mark.parametrize("args", [["deal", "--variant", "x" * 100000],
+                                  ["table", "--strain", "y" * 100000, "-"]])
+def test_a_huge_bad_option_value_is_cut_in_the_message(args):
+    status, out, err = cli(*args)
+    assert status == 2, err
+    assert "\u2026" in err and len(err) < 2000, err[:3000]
+
+
 def test_huge_level_is_a_parse_error():
     with pytest.raises(WhistError):
         parse_contract(HUGE + "S")
@@ -131,6 +147,21 @@ def test_play_with_stdin_closed(tmp_path):
     assert "standard input" in err
 
 
+def test_play_input_its_encoding_cannot_decode(tmp_path):
+    """Bytes that are not ASCII typed under PYTHONIOENCODING=ascii: lines
+    that are not cards (the play goes on to the card after them), not an
+    internal error."""
+    path = write(tmp_path, "a.pbn", GOOD)
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "play", path],
+                       input=b"\xff\xfe\n\xc3\xa9\nSA\nquit\n", capture_output=True, timeout=120,
+                       env=dict(os.environ, PYTHONIOENCODING="ascii"))
+    out, err = p.stdout.decode("ascii", "replace"), p.stderr.decode("ascii", "replace")
+    no_traceback(err)
+    assert p.returncode == 0, err
+    assert "internal error" not in err
+    assert "Summary: 1 card played" in out, out
+
+
 @pytest.mark.parametrize("command", ["solve", "table"])
 def test_reading_a_closed_stdin(command):
     status, out, err = cli(command, "-", shell="<&-")
@@ -153,6 +184,31 @@ def test_bench_baseline_that_is_not_one(tmp_path):
         no_traceback(err)
         assert status == 2, err
         assert "baseline" in err
+
+
+def _deals(time, nodes=1):
+    per = ", ".join(f'{{"board": "{b}", "nodes": {nodes}, "time": {time}}}' for b in ("1", "2"))
+    return '{"sets": {"endings": {"per_deal": [' + per + ']}}}'
+
+
+@pytest.mark.parametrize("time", ["Infinity", "NaN", "-1", "true", "1e308", "1" + "0" * 400])
+def test_bench_baseline_times_that_are_not_times(tmp_path, time):
+    """JSON's parser takes NaN and Infinity; times that add up to more
+    than a float holds would give Infinity in the --json report."""
+    path = write(tmp_path, "b.json", _deals(time))
+    status, out, err = _bench("--baseline", path)
+    no_traceback(err)
+    assert status == 2, err
+    assert "baseline" in err
+
+
+def test_bench_baseline_of_tiny_times_gives_valid_json(tmp_path):
+    path = write(tmp_path, "b.json", _deals("1e-320"))
+    status, out, err = _bench("--baseline", path, "--json")
+    assert status in (0, 1), err
+    for line in out.splitlines():
+        doc = json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} in {line}"))
+    assert doc["baseline"]["sets"][0]["time_ratio"] is None, doc["baseline"]
 
 
 def test_bench_baseline_too_big_to_be_one(tmp_path, monkeypatch):
@@ -215,6 +271,24 @@ def test_help_into_a_closed_pipe_exits_141(args):
         os.close(w)
     assert p.stderr.decode() == ""
     assert p.returncode == 141
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["bench", "--set", "endings", "--limit", "2"],
+                                  ["table", "examples/deal.pbn"],
+                                  ["puzzles", "puzzles/classic.pbn"]])
+def test_a_stderr_that_cannot_be_written_loses_only_the_messages(args):
+    """2>/dev/full: the results on stdout and the exit status are those of a
+    run whose stderr works."""
+    def once(stderr):
+        with open(stderr, "w") as f:
+            p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", *args], cwd=ROOT,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=f,
+                               timeout=300)
+        return p.returncode, p.stdout
+    full, null = once("/dev/full"), once(os.devnull)
+    assert full[0] == null[0] == 0
+    assert full[1].count(b"\n") == null[1].count(b"\n") > 0
 
 
 def test_help_into_dev_null_is_a_success():
