@@ -100,7 +100,9 @@ def _select(boards, wanted: Optional[str], name: str):
     for b in boards:
         if b.label == w:
             return b
-    if w.isascii() and w.isdigit() and 1 <= int(w) <= len(boards):   # (not '²' nor '٣')
+    # (not '²' nor '٣'; nor more digits than a board count has, which int()
+    # may refuse)
+    if w.isascii() and w.isdigit() and len(w) <= 12 and 1 <= int(w) <= len(boards):
         return boards[int(w) - 1]
     labels = ", ".join(b.label for b in boards[:20]) + (", ..." if len(boards) > 20 else "")
     raise WhistError(f"{name}: no board {w!r} (boards: {labels})")

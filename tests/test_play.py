@@ -122,11 +122,13 @@ def test_board_option_and_jokers(pbn):
     assert "a mistake, N-S lose 1 trick" in r.stdout
 
 
-@pytest.mark.parametrize("wanted", ["\u00b2", "\u0663", "0", "99"])   # '²', Arabic-Indic 3
+@pytest.mark.parametrize("wanted", ["\u00b2", "\u0663", "0", "99",   # '²', Arabic-Indic 3
+                                    pytest.param("9" * 5000, id="5000 digits")])
 def test_board_option_not_a_board(pbn, wanted):
+    """(5,000 digits: more than int() converts by default.)"""
     r = run(["play", "--board", wanted, pbn], input="quit\n")
     assert r.exit_code == 2
-    assert f"no board {wanted!r}" in r.stderr and "internal error" not in r.stderr
+    assert f"no board {wanted[:40]!r}"[:-1] in r.stderr and "internal error" not in r.stderr
 
 
 def test_play_section_is_replayed(tmp_path):
