@@ -36,6 +36,7 @@ try:  # the click that Typer runs on (its own copy in recent versions)
 except ImportError:  # pragma: no cover - older Typer on the click package
     from click import exceptions as click_exceptions
 
+from .entry import sane_width
 from .options import version_callback
 from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, shorten, stopped_by
 
@@ -321,6 +322,7 @@ def main() -> None:
         # fail to print (Python leaves sys.stdout None), so say it once
         _say("error: standard output is closed")
         sys.exit(EXIT_BAD)
+    sane_width()          # (again, for python -m whist_solve.cli.main)
     stdout_was = _fd_identity(1)
     try:
         try:

@@ -89,6 +89,8 @@ def html_option(value: Optional[str]) -> Optional[str]:
     writing shows, such as a full disk)."""
     if value is None:
         return None
+    if not value.strip():
+        raise typer.BadParameter("cannot write the HTML page: an empty file name")
     folder = os.path.dirname(value) or "."
     problem = None
     if os.path.isdir(value):
@@ -100,6 +102,21 @@ def html_option(value: Optional[str]) -> Optional[str]:
     if problem:
         raise typer.BadParameter(f"cannot write the HTML page {value}: {problem}")
     return value
+
+
+def check_html_target(html: Optional[str], files) -> None:
+    """--html FILE naming one of the input files: refused before any board
+    is solved (the page would replace the PBN)."""
+    if not html:
+        return
+    for f in files:
+        try:
+            same = f != "-" and os.path.samefile(html, f)
+        except (OSError, ValueError):
+            continue
+        if same:
+            raise typer.BadParameter(f"cannot write the HTML page {html}: it is the input "
+                                     f"file {f}", param_hint="--html")
 
 
 def tt_option(value: int) -> int:

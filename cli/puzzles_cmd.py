@@ -24,7 +24,7 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 from . import render
 from .html import HtmlPage, write_page
 from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, TT_OPT, html_option)
+                      TRUMP_OPT, TT_OPT, check_html_target, html_option)
 from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json, map_prepared
 
 
@@ -75,6 +75,7 @@ def puzzles(
     backend = run.backend(jobs, scheduler)
     start = time.monotonic()
     files, problems = expand_paths(paths)
+    check_html_target(html, files)
     for p in problems:
         run.error("", p)
 

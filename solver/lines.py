@@ -15,6 +15,7 @@ end; this module turns the engine's answer into what they show:
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -24,8 +25,25 @@ from .cards import JOKERS, Position
 from .errors import WhistError
 
 # Seconds spent, per board, valuing the alternatives along the best line
-# (output for people only).
-ALTERNATIVES_BUDGET = float(os.environ.get("WHIST_SOLVE_ALTERNATIVES_BUDGET", "10"))
+# (output for people only); the environment's
+# WHIST_SOLVE_ALTERNATIVES_BUDGET sets another (alternatives_budget).
+ALTERNATIVES_BUDGET = 10.0
+
+
+def alternatives_budget() -> float:
+    """ALTERNATIVES_BUDGET, or the seconds WHIST_SOLVE_ALTERNATIVES_BUDGET
+    gives (0 or more; ``inf`` for no limit)."""
+    raw = os.environ.get("WHIST_SOLVE_ALTERNATIVES_BUDGET", "").strip()
+    if not raw:
+        return ALTERNATIVES_BUDGET
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not seconds >= 0:
+        raise WhistError(f"WHIST_SOLVE_ALTERNATIVES_BUDGET={raw!r}: "
+                         "not a number of seconds (0 or more)")
+    return seconds
 
 
 @dataclass
@@ -84,9 +102,9 @@ def analyse_line(solver, pos: Position, line: Sequence[str], first_cards: Mappin
     ``first_cards`` are the values of the cards of the seat on turn at
     ``pos`` (already known from the solve).  Returns (tricks, decisions,
     analysed_to): ``analysed_to`` is the first trick whose choices were not
-    analysed because ``budget`` seconds (default ``ALTERNATIVES_BUDGET``)
+    analysed because ``budget`` seconds (default: alternatives_budget())
     had run out, or None."""
-    budget = ALTERNATIVES_BUDGET if budget is None else budget
+    budget = alternatives_budget() if budget is None else budget
     rows: List[LineTrick] = []
     decisions: List[Decision] = []
     analysed_to: Optional[int] = None

@@ -107,6 +107,8 @@ _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26))
 # GB.  An endless input (`/dev/zero`, `yes | whist-solve -`) ends here
 # instead of taking all the memory there is.
 MAX_INPUT_MB = 64
+# The most WHIST_SOLVE_MAX_INPUT_MB may say (``inf`` is not a size).
+MAX_INPUT_MB_SET = 1 << 30
 # Read this much at a time: binary data (a NUL byte) ends the reading.
 _READ_CHUNK = 1 << 20
 
@@ -411,7 +413,10 @@ def input_limit() -> int:
             raise WhistError(f"WHIST_SOLVE_MAX_INPUT_MB={raw!r}: not a number of MB") from None
         if not mb > 0:
             raise WhistError(f"WHIST_SOLVE_MAX_INPUT_MB={raw!r}: must be more than 0")
-    return int(mb * (1 << 20))
+        if mb > MAX_INPUT_MB_SET:
+            raise WhistError(f"WHIST_SOLVE_MAX_INPUT_MB={raw!r}: at most {MAX_INPUT_MB_SET} "
+                             "(a million GB)")
+    return max(1, int(mb * (1 << 20)))
 
 
 def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:

@@ -298,6 +298,36 @@ def test_help_into_dev_null_is_a_success():
     assert p.returncode == 0, p.stderr.decode()
 
 
+def _entry(*args, env):
+    """The command as the console script starts it (whist_solve.cli.entry)."""
+    p = subprocess.run([sys.executable, "-c", "from whist_solve.cli.entry import main; main()",
+                        *args], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=120, env=dict(os.environ, **env))
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+@pytest.mark.parametrize("columns", ["0", "1", "3"])
+def test_a_terminal_too_narrow_still_gets_the_results(columns):
+    """At COLUMNS of 0 to 3 rich drew the boxes without their contents."""
+    narrow = _entry("solve", "examples/deal.pbn", env={"COLUMNS": columns})
+    forty = _entry("solve", "examples/deal.pbn", env={"COLUMNS": "40"})
+    assert narrow[0] == 0 and narrow[1] == forty[1]
+    assert forty[1].count("\n") > 50
+
+
+@pytest.mark.parametrize("name,value", [("COLUMNS", "10000000000"), ("COLUMNS", "9" * 30),
+                                        ("TERMINAL_WIDTH", "10000000000"),
+                                        ("TERMINAL_WIDTH", "abc")])
+def test_a_terminal_width_out_of_reason_keeps_the_help_small(name, value):
+    """At COLUMNS=10**10 the help's memory grew until the machine ran out;
+    a TERMINAL_WIDTH that is not a number failed when Typer was imported."""
+    status, out, err = _entry("--help", env={name: value})
+    assert status == 0, err
+    assert err == "" and 0 < len(out) < 100_000
+    status, out, err = _entry("solve", "--bogus", env={name: value})
+    assert status == 2 and len(err) < 20_000, err[:500]
+
+
 # Run as the console script does, with Ctrl-C arriving while the commands'
 # modules are imported (here: when Typer is).
 _INTERRUPT_AT_IMPORT = """
@@ -605,10 +635,50 @@ def test_utf16_file_longer_than_a_read_is_read_whole(tmp_path):
     assert len(got) == 12000 and not got.problems
 
 
-@pytest.mark.parametrize("value", ["lots", "0", "-3"])
+@pytest.mark.parametrize("value", ["lots", "0", "-3", "nan", "inf", "1e400"])
 def test_bad_input_limit_setting_is_a_clear_error(tmp_path, value):
     path = write(tmp_path, "a.pbn", GOOD)
     status, out, err = cli("solve", path, env={"WHIST_SOLVE_MAX_INPUT_MB": value})
     assert status == 2
     assert "WHIST_SOLVE_MAX_INPUT_MB" in err, err
     no_traceback(err)
+
+
+@pytest.mark.parametrize("value", ["abc", "nan", "-1"])
+def test_bad_alternatives_budget_setting_is_a_clear_error(tmp_path, value):
+    """Read when the lines module was imported, a bad value once made every
+    command that imports it (even --help) an internal error."""
+    path = write(tmp_path, "a.pbn", GOOD)
+    env = {"WHIST_SOLVE_ALTERNATIVES_BUDGET": value}
+    status, out, err = cli("solve", path, env=env)
+    assert status == 2
+    assert "WHIST_SOLVE_ALTERNATIVES_BUDGET" in err and "internal error" not in err, err
+    no_traceback(err)
+    assert cli("--help", env=env)[0] == 0
+    assert cli("table", path, env=env)[0] == 0
+
+
+@pytest.mark.parametrize("value", ["0", "inf", " 2.5 "])
+def test_alternatives_budget_setting(tmp_path, monkeypatch, value):
+    from whist_solve.lines import alternatives_budget
+    monkeypatch.setenv("WHIST_SOLVE_ALTERNATIVES_BUDGET", value)
+    assert alternatives_budget() == float(value)
+    monkeypatch.delenv("WHIST_SOLVE_ALTERNATIVES_BUDGET")
+    path = write(tmp_path, "a.pbn", GOOD)
+    status, out, err = cli("solve", path, env={"WHIST_SOLVE_ALTERNATIVES_BUDGET": value})
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("command", ["solve", "table", "puzzles"])
+def test_html_page_over_an_input_file_is_refused(tmp_path, command):
+    """--html naming an input file (by another path too) replaced the PBN
+    with the page; an empty name wrote nothing and said nothing."""
+    path = write(tmp_path, "a.pbn", GOOD)
+    other = os.path.join(str(tmp_path), ".", "a.pbn")
+    for page in (path, other):
+        status, out, err = cli(command, "--html", page, path)
+        assert status == 2, err
+        assert "input file" in err and out == ""
+        assert open(path).read() == GOOD
+    status, out, err = cli(command, "--html", "", path)
+    assert status == 2 and "empty file name" in err, err
