@@ -194,18 +194,30 @@ def _expected_words(expected: Iterable[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _fail(text: str, column: int, what: str) -> ConstraintError:
-    """An error at ``column`` (1-based) of ``text``, with a caret line."""
+def _fail(text: str, pos: int, what: str) -> ConstraintError:
+    """An error at offset ``pos`` (0-based) of ``text``, with a caret line.
+    The text is shown on one line (line breaks and tabs as spaces), so the
+    column is counted on that line: for an expression of several lines
+    the column of its own line would put the caret elsewhere."""
     line = text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
-    caret = " " * (column - 1) + "^"
-    return ConstraintError(f"constraint {text!r}: {what} at column {column}\n  {line}\n  {caret}")
+    pos = min(max(pos or 0, 0), len(text))
+    caret = " " * pos + "^"
+    return ConstraintError(f"constraint {text!r}: {what} at column {pos + 1}\n  {line}\n  {caret}")
+
+
+def _pos(x) -> int:
+    """The offset in the text where a token or a tree of the parse starts."""
+    meta = getattr(x, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return meta.start_pos
+    return getattr(x, "start_pos", None) or 0
 
 
 def _syntax_error(text: str, err) -> ConstraintError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
-        col = err.column if err.column and err.column > 0 else 1
+        col = err.pos_in_stream
         ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else ""
         allowed = getattr(err, "allowed", None) or ()
         what = f"unexpected character {ch!r}"
@@ -215,12 +227,11 @@ def _syntax_error(text: str, err) -> ConstraintError:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         if tok.type == "$END":
-            return _fail(text, len(text) + 1, f"expected {_expected_words(err.expected)}")
-        col = tok.column if getattr(tok, "column", None) else 1
-        return _fail(text, col, f"unexpected {str(tok)!r} (expected {_expected_words(err.expected)})")
+            return _fail(text, len(text), f"expected {_expected_words(err.expected)}")
+        return _fail(text, _pos(tok), f"unexpected {str(tok)!r} (expected {_expected_words(err.expected)})")
     if isinstance(err, UnexpectedEOF):
-        return _fail(text, len(text) + 1, f"expected {_expected_words(err.expected)}")
-    return _fail(text, 1, "cannot parse")
+        return _fail(text, len(text), f"expected {_expected_words(err.expected)}")
+    return _fail(text, 0, "cannot parse")
 
 
 # --------------------------------------------------------------------------
@@ -253,14 +264,9 @@ class _Compiler:
         self.text = text
         self.seats: set = set()     # the seats whose counts the expression reads
 
-    def col(self, node) -> int:
-        meta = getattr(node, "meta", None)
-        if meta is not None and not getattr(meta, "empty", True):
-            return meta.column
-        return getattr(node, "column", None) or 1
 
     def fail(self, node, what: str) -> ConstraintError:
-        return _fail(self.text, self.col(node), what)
+        return _fail(self.text, _pos(node), what)
 
     def want(self, node, kind: str):
         """Compile ``node``, which must be a number ('int') or a condition
@@ -357,23 +363,23 @@ class _Compiler:
         name = str(name_tok).lower()
         if name not in FUNCTIONS:
             known = ", ".join(sorted(FUNCTIONS))
-            raise _fail(self.text, name_tok.column, f"unknown function {str(name_tok)!r} (known: {known})")
+            raise _fail(self.text, _pos(name_tok), f"unknown function {str(name_tok)!r} (known: {known})")
         plain, by_suit = FUNCTIONS[name]
         args = [a for a in args_node.children if a is not None and getattr(a, "type", "") == "NAME"]
         if not args:
-            raise _fail(self.text, name_tok.column, f"{name}() needs a seat, as in {name}(E)")
+            raise _fail(self.text, _pos(name_tok), f"{name}() needs a seat, as in {name}(E)")
         if len(args) > 2 or (len(args) == 2 and by_suit is None) or (len(args) == 1 and plain is None):
             usage = {"length": "length(SEAT, SUIT)", "jokers": "jokers(SEAT)"}.get(
                 name, f"{name}(SEAT)" if by_suit is None else f"{name}(SEAT) or {name}(SEAT, SUIT)")
             at = args[-1] if len(args) > 1 else name_tok
-            raise _fail(self.text, at.column, f"wrong number of arguments: {usage}")
+            raise _fail(self.text, _pos(at), f"wrong number of arguments: {usage}")
         seat = _SEAT_NAMES.get(str(args[0]).lower())
         if seat is None:
-            raise _fail(self.text, args[0].column, f"unknown seat {str(args[0])!r} (N, E, S or W)")
+            raise _fail(self.text, _pos(args[0]), f"unknown seat {str(args[0])!r} (N, E, S or W)")
         if len(args) == 2:
             suit = _SUIT_NAMES.get(str(args[1]).lower())
             if suit is None:
-                raise _fail(self.text, args[1].column, f"unknown suit {str(args[1])!r} (S, H, D or C)")
+                raise _fail(self.text, _pos(args[1]), f"unknown suit {str(args[1])!r} (S, H, D or C)")
             index = seat * N_FEATURES + by_suit + suit
         else:
             index = seat * N_FEATURES + plain

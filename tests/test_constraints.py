@@ -151,6 +151,25 @@ def test_errors_give_the_column(text, column, words):
     assert lines[-2][2:] == text
 
 
+@pytest.mark.parametrize("text,column,words", [
+    ("hcp(E) >= 12\n\nand length(E, X) > 1", 29, "unknown suit 'X'"),
+    ("hcp(E)\n>= 12 and\n\thcp(W) >", 27, "expected a number or a function"),
+    ("hcp(E) > 3\n$", 12, "unexpected character '$'"),
+    ("hcp(E) > 3 and\n  foo(W) > 1", 18, "unknown function 'foo'"),
+])
+def test_errors_over_several_lines_count_on_the_line_shown(text, column, words):
+    """The text is shown on one line (line breaks and tabs as spaces): the
+    column and the caret count there, not on the text's own line."""
+    with pytest.raises(ConstraintError) as ei:
+        Constraint(text)
+    msg = str(ei.value)
+    assert f"at column {column}" in msg and words in msg, msg
+    shown, caret = msg.split("\n")[-2:]
+    flat = text.replace("\n", " ").replace("\t", " ")
+    assert shown[2:] == flat
+    assert caret.index("^") - 2 == column - 1
+
+
 def test_empty_is_an_error():
     with pytest.raises(ConstraintError):
         Constraint("   ")
