@@ -151,8 +151,14 @@ class DDSWorker:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_dds_worker_main, args=(child, os.getpid()), daemon=True)
-        self.proc.start()
-        self.desc = self._recv()
+        from .batch import _signals_blocked
+        try:
+            with _signals_blocked():     # (a Ctrl-C during the fork is not lost)
+                self.proc.start()
+            self.desc = self._recv()
+        except BaseException:            # (its caller never gets it to stop)
+            self.stop()
+            raise
 
     def _recv(self):
         r = self.conn.recv()

@@ -474,6 +474,42 @@ def test_worker_solver_is_kept_within_a_run_and_emptied_for_the_next():
     assert nodes(solver) == first                # emptied: searched as new
 
 
+_CTRL_C_IN_A_FORK = """
+import os, signal, time
+from whist_solve.batch import backend_for, run_map
+
+def nap(solver, seconds):
+    time.sleep(seconds)
+    return seconds
+
+sent = []
+
+def after_fork_in_parent():          # a Ctrl-C while the parent runs its after-fork callbacks
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+
+os.register_at_fork(after_in_parent=after_fork_in_parent)
+try:
+    out = list(run_map(nap, [0.3] * 6, backend_for(jobs=2)))
+    print("finished", len(out))
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_a_ctrl_c_while_the_pool_forks_is_not_lost():
+    """Raised inside an after-fork callback, the KeyboardInterrupt was
+    dropped ("Exception ignored") and the run went on to its end."""
+    from whist_solve.batch import pool_workers
+    if pool_workers(2, range(6)) < 2:
+        pytest.skip("one CPU: no pool")
+    p = subprocess.run([sys.executable, "-c", _CTRL_C_IN_A_FORK], capture_output=True,
+                       text=True, timeout=120)
+    assert p.stdout.split() == ["interrupted"], (p.stdout, p.stderr)
+    assert "Exception ignored" not in p.stderr, p.stderr
+
+
 def test_a_second_signal_while_a_pool_ends_is_let_go():
     # Ctrl-C, then SIGTERM a few milliseconds later: the second must not
     # raise inside the pool's shutdown (it once left the pool's manager
