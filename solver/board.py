@@ -219,6 +219,16 @@ class Board:
                 self._kitty = sort_cards(_parse_card_list(kitty))
             except WhistError as e:
                 self.errors.append(f"bad Kitty: {e}")
+            undealt = self.tag("Undealt")
+            if self.tag("Kitty") is not None and undealt is not None and not self.errors:
+                try:
+                    other = sort_cards(_parse_card_list(undealt))
+                except WhistError as e:
+                    self.errors.append(f"bad Undealt: {e}")
+                else:
+                    if other != self._kitty:
+                        self.errors.append(f"the Kitty ({kitty}) and Undealt ({undealt}) "
+                                           "tags name different cards")
         deal = self.tag("Deal")
         if deal is None:
             self.errors.append("no Deal tag")
@@ -296,7 +306,16 @@ class Board:
         return format_deal(self._hands, 0)
 
     def bidder(self) -> Optional[int]:
+        self._bidder_declares()
         return self._seat_tag("Bidder")
+
+    def _bidder_declares(self) -> None:
+        """In bid whist the bidder is the declarer: a Declarer tag that
+        names another seat contradicts the Bidder tag."""
+        b, d = self._seat_tag("Bidder"), self._seat_tag("Declarer")
+        if b is not None and d is not None and b != d and self.game() == "bid":
+            raise self._err(f"the Bidder ({SEATS[b]}) and the Declarer ({SEATS[d]}) differ "
+                            "(in bid whist the bidder declares)")
 
     def bidder_seat(self, override: Optional[str] = None) -> int:
         """The bid whist bidder: ``override`` (a seat letter), else the
@@ -316,6 +335,10 @@ class Board:
             raise WhistError("no deal (missing Deal tag)")
         if not self._kitty:
             raise WhistError("no kitty (give a Kitty or Undealt tag)")
+        if self.game() != "bid":
+            raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "
+                            "kitty is bid whist's")
+        self._bidder_declares()
         return hands, self.kitty
 
     # -- partial knowledge (simulate) ----------------------------------------
@@ -413,6 +436,7 @@ class Board:
                            constraints=tuple(self.constraint_tags()))
 
     def declarer(self) -> Optional[int]:
+        self._bidder_declares()
         return self._seat_tag("Declarer")
 
     def dealer(self) -> Optional[int]:

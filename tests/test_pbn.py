@@ -559,6 +559,41 @@ def test_bad_kitty():
     assert len(b.errors) == 1 and b.errors[0].startswith("bad Kitty: unknown card 'SX'")
 
 
+def test_kitty_and_undealt_must_agree():
+    deal = '[Deal "N:A... K... Q... J..."]'
+    assert one(deal + '[Kitty "2.3.."][Undealt "2.3.."]').errors == []
+    assert one(deal + '[Kitty "2.3.."][Undealt "H3 S2"]').errors == []
+    b = one(deal + '[Kitty "2.3.."][Undealt "4.3.."]')
+    assert b.errors == ["the Kitty (2.3..) and Undealt (4.3..) tags name different cards"]
+    assert one(deal + '[Undealt "2.3.."]').kitty == ["S2", "H3"]
+
+
+# A bid whist deal: N-S-E-W twelve cards each and the jokers, a kitty of six.
+_BID = ('[Deal "N:53.92.K3.K843.HL QT.KT876.AQ98.J A9862.A3.6542.7 KJ74.Q4.JT7.QT5"]'
+        '[Kitty ".J5..A962"]')
+
+
+def test_bid_whist_bidder_is_the_declarer():
+    b = one(_BID + '[Bidder "S"][Declarer "E"][Contract "4S"]')
+    for ask in (b.declarer, b.bidder, b.leader, b.exchange_deal):
+        with pytest.raises(WhistError, match=r"the Bidder \(S\) and the Declarer \(E\) differ"):
+            ask()
+    assert one(_BID + '[Bidder "S"][Declarer "S"]').declarer() == S
+    # outside bid whist a Bidder tag means nothing to the play
+    plain = one('[Deal "N:A... K... Q... J..."][Bidder "S"][Declarer "E"]')
+    assert plain.declarer() == E and plain.leader() == S
+
+
+def test_the_exchange_is_bid_whist_s():
+    with pytest.raises(WhistError, match="jokers but the Variant is 'classic'"):
+        one(_BID + '[Variant "classic"]').exchange_deal()
+    plain = '[Deal "N:AK... QJ... T9... 87..."][Kitty "2..."][Variant "whist"]'
+    with pytest.raises(WhistError, match="the Variant is 'whist': the exchange"):
+        one(plain).exchange_deal()
+    hands, kitty = one(_BID).exchange_deal()
+    assert len(kitty) == 6 and sum(map(len, hands)) == 48
+
+
 def test_deal_lowercase_seat_and_tens():
     b = one('[Deal "e:a10... kq... j9... 87..."]')
     assert b.errors == []
