@@ -639,6 +639,12 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
             c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
 
 
+def _check_card(int s, int b):
+    """A card in engine coordinates that the hands' masks can hold."""
+    if not (0 <= s <= 4 and 0 <= b <= 15):
+        raise ValueError(f"bad card ({s}, {b}) (suit 0-4, power 0-15)")
+
+
 cdef class Core:
     """One search context with its transposition table.
 
@@ -886,6 +892,18 @@ cdef class Core:
         trick, from the leader on."""
         cdef Ctx* c = self.c
         cdef int h, s, b, i, k
+        # (the boundary of the engine: what would index outside its arrays
+        # is refused here, since the search checks nothing)
+        if len(hands) != 4:
+            raise ValueError(f"four hands (N, E, S, W), not {len(hands)}")
+        if not -1 <= trump <= 3 or not 0 <= leader <= 3 or len(trick) > 3:
+            raise ValueError(f"bad position: trump {trump}, leader {leader}, "
+                             f"{len(trick)} cards in the trick")
+        for h in range(4):
+            for s, b in hands[h]:
+                _check_card(s, b)
+        for s, b in trick:
+            _check_card(s, b)
         memset(c.hand, 0, sizeof(c.hand))
         for h in range(4):
             for s, b in hands[h]:
@@ -911,6 +929,8 @@ cdef class Core:
         keeps of an exchange) without giving all the cards each time."""
         cdef Ctx* c = self.c
         cdef int s
+        if not 0 <= seat <= 3 or not 0 <= leader <= 3 or len(masks) != 5:
+            raise ValueError(f"bad hand: seat {seat}, leader {leader}, {len(masks)} suit masks")
         for s in range(5):
             c.hand[seat][s] = masks[s]
         start_trick(c, leader)

@@ -293,6 +293,8 @@ cdef inline int tt_init(TTable* t, size_t nbytes) noexcept nogil:
     44 MB: 16 MB of slots and 28 MB of pages; 64 MB: 16 and 48; 512 MB:
     128 and 384).  The table starts on the first TT_SLOTS_FIRST slots."""
     cdef uint64_t ns = 1024
+    if nbytes < ns * sizeof(TTSlot) + 64 * sizeof(TTPage):
+        nbytes = ns * sizeof(TTSlot) + 64 * sizeof(TTPage)   # the smallest table
     while ns * 2 * sizeof(TTSlot) <= nbytes * 3 // 8:
         ns *= 2
     cdef uint64_t np = (nbytes - ns * sizeof(TTSlot)) // sizeof(TTPage)

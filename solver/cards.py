@@ -36,6 +36,8 @@ _ORDER = {
 
 def parse_card(text: str) -> str:
     """Canonical name of a card written as ``SA``, ``sa``, ``S10``, ``JH``..."""
+    if not isinstance(text, str):
+        raise CardError(f"not a card: {text!r}")
     t = text.strip().upper()
     if t in JOKERS:
         return t
@@ -191,6 +193,8 @@ _CARD_NAMES = {s: {r: s + r for r in RANKS} for s in SUITS}
 def parse_hand(text: str) -> list[str]:
     """Parse ``S.H.D.C[.JOKERS]`` (ranks in any order and case; ``-`` for
     an empty hand)."""
+    if not isinstance(text, str):
+        raise CardError(f"not a hand: {text!r}")
     t = text.strip()
     if t in ("-", ""):
         return []
@@ -259,11 +263,17 @@ class Position:
         return len(self.hands[self.leader]) + (1 if self.trick else 0)
 
     def validate(self) -> None:
+        try:
+            n = len(self.hands)
+        except TypeError:
+            n = None
+        if n != 4:
+            raise PositionError(f"four hands (N, E, S, W), not {n if n is not None else self.hands!r}")
         if self.trump not in (None, "S", "H", "D", "C"):
             raise PositionError(f"unknown trump {self.trump!r}")
         if self.ranking not in RANKINGS:
             raise PositionError(f"unknown ranking {self.ranking!r} (up or down)")
-        if not 0 <= self.leader <= 3:
+        if not (isinstance(self.leader, int) and 0 <= self.leader <= 3):
             raise PositionError("leader must be a seat")
         if len(self.trick) > 3:
             raise PositionError("a trick in progress holds at most 3 cards")

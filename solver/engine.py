@@ -2,15 +2,17 @@
 bit masks, call the core, and return plain data."""
 from __future__ import annotations
 
+import operator
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, List, Optional, Sequence
 
 from ._engine import Core
-from .cards import (JOKERS, SEATS, STRAINS, SUITS, Position, card_runs, power,
-                    sort_cards)
+from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, Position, PositionError, card_runs,
+                    power, sort_cards)
 from .errors import WhistError
 from .symmetry import fill, table_plan
 
@@ -143,7 +145,14 @@ class Solver:
 
     Reuse one Solver for many positions: stored bounds carry over between
     positions of the same deal and strain (for example the four leaders of a
-    table, or the steps of a line)."""
+    table, or the steps of a line).
+
+    One search at a time: the methods that search (solve, ns_value, value,
+    can_take and their unchecked forms) and clear take the solver's lock,
+    so calls from several threads wait for one another.  The search itself
+    releases the GIL: for work side by side, give each thread a Solver of
+    its own (dd_table's ``threads`` does).  Callers of core_for use the
+    core themselves and must keep other threads off the solver meanwhile."""
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB):
         check_tt_size(tt_mb)
@@ -155,6 +164,9 @@ class Solver:
         self._sig = None
         self._own_sig = None     # _sig of its own table while it searches another's
         self._ranking = None     # the ranking of the positions its table holds, if known
+        # Two threads in one core at once wrote over each other's position
+        # and table: a segfault or wrong values.
+        self._lock = threading.RLock()
 
     @property
     def nodes(self) -> int:
@@ -166,9 +178,10 @@ class Solver:
         return self._core.tt_bytes
 
     def clear(self) -> None:
-        self._core.clear()
-        self._sig = None
-        self._ranking = None
+        with self._lock:
+            self._core.clear()
+            self._sig = None
+            self._ranking = None
 
     @property
     def shareable(self) -> bool:
@@ -248,7 +261,10 @@ class Solver:
         return core
 
     def _load(self, pos: Position) -> dict:
-        """Give the position to the core; return the map engine card -> name."""
+        """Give the position to the core; return the map engine card -> name.
+        The position is checked first (a few microseconds): one made
+        directly, not by Position.make or play, may hold anything."""
+        pos.validate()
         trump, ranking = pos.trump, pos.ranking
         self.core_for(trump, ranking)
         names = {}
@@ -270,6 +286,9 @@ class Solver:
         return names
 
     def _load_hands(self, hands, trump: Optional[str], ranking: str, leader: int) -> None:
+        if len(hands) != 4 or leader not in (0, 1, 2, 3):
+            raise PositionError(f"four hands and a leading seat 0-3, not {len(hands)} "
+                                f"hands and {leader!r}")
         self.core_for(trump, ranking).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
                                 -1 if trump is None else SUITS.index(trump), leader, ())
 
@@ -279,22 +298,23 @@ class Solver:
         boundary, without validating it: for programs that solve many
         positions they built themselves (the caller guarantees a legal
         deal)."""
-        self._load_hands(hands, trump, ranking, leader)
-        return self._core.value(guess)
+        with self._lock:
+            self._load_hands(hands, trump, ranking, leader)
+            return self._core.value(_guess(guess, len(hands[leader])))
 
     def can_take_unchecked(self, hands, trump: Optional[str], ranking: str, leader: int,
                            side: str, tricks: int) -> bool:
         """`can_take` of a deal given as four lists of card names, without
         validating it (see `ns_value_unchecked`)."""
-        self._load_hands(hands, trump, ranking, leader)
-        if side == "NS":
-            return self._core.can_take(tricks)
-        return not self._core.can_take(len(hands[leader]) - tricks + 1)
+        with self._lock:
+            self._load_hands(hands, trump, ranking, leader)
+            return self._can_take(side, tricks, len(hands[leader]))
 
     def ns_value(self, pos: Position, guess: int = -1) -> int:
         """Tricks N-S take from the position on (current trick included)."""
-        self._load(pos)
-        return self._core.value(guess)
+        with self._lock:
+            self._load(pos)
+            return self._core.value(_guess(guess, pos.tricks_left))
 
     def value(self, pos: Position) -> int:
         """Tricks the side on turn takes from the position on."""
@@ -304,12 +324,26 @@ class Solver:
     def can_take(self, pos: Position, side: str, tricks: int) -> bool:
         """Null-window question: can `side` ('NS' or 'EW') take at least
         `tricks` tricks from the position on?"""
-        self._load(pos)
+        with self._lock:
+            self._load(pos)
+            return self._can_take(side, tricks, pos.tricks_left)
+
+    def _can_take(self, side: str, tricks: int, left: int) -> bool:
+        """can_take of the position loaded, with ``left`` tricks to play."""
+        if side not in ("NS", "EW"):
+            raise ValueError(f"side {side!r}: expected 'NS' or 'EW'")
+        tricks = operator.index(tricks)
+        if tricks <= 0 or tricks > left:          # (asked of the engine, out of its ints)
+            return tricks <= 0
         if side == "NS":
             return self._core.can_take(tricks)
-        return not self._core.can_take(pos.tricks_left - tricks + 1)
+        return not self._core.can_take(left - tricks + 1)
 
     def solve(self, pos: Position, cards: bool = True, line: bool = True) -> SolveResult:
+        with self._lock:
+            return self._solve(pos, cards, line)
+
+    def _solve(self, pos: Position, cards: bool, line: bool) -> SolveResult:
         start = self._core.nodes
         names = self._load(pos)
         left = pos.tricks_left
@@ -327,6 +361,35 @@ class Solver:
             res.line = [names[e] for e in self._core.line(ns)]
         res.nodes = self._core.nodes - start
         return res
+
+
+def _table_args(hands, strains, rankings, solver):
+    """dd_table's arguments checked (PositionError, TypeError) before the
+    symmetry code reads them: hands as lists, strains and rankings as
+    tuples (a single one may be given as a string)."""
+    if isinstance(strains, str):
+        strains = (strains,)
+    if isinstance(rankings, str):
+        rankings = (rankings,)
+    strains, rankings = tuple(strains), tuple(rankings)
+    for strain in strains:
+        if strain not in STRAINS:
+            raise PositionError(f"unknown strain {strain!r} (S, H, D, C or NT)")
+    for ranking in rankings:
+        if ranking not in RANKINGS:
+            raise PositionError(f"unknown ranking {ranking!r} (up or down)")
+    if solver is not None and not isinstance(solver, Solver):
+        raise TypeError(f"solver: a Solver, not {type(solver).__name__}")
+    if isinstance(hands, str) or any(isinstance(h, str) for h in hands):
+        raise PositionError("hands: four lists of card names (N, E, S, W)")
+    hands = [list(h) for h in hands]
+    Position.make(hands, None)          # the cards and the hands' sizes
+    return hands, strains, rankings
+
+
+def _guess(guess, left: int) -> int:
+    """A first target for Core.value: ``guess`` within -1 (none) .. left."""
+    return min(max(operator.index(guess), -1), left)
 
 
 def solve(pos: Position, cards: bool = True, line: bool = True,
@@ -361,10 +424,10 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     table, or by searching its test now beside it there while the table
     has room, or else by searching an owner's test after each first
     card, in its own (see _threaded_table)."""
-    hands = [list(h) for h in hands]
+    hands, strains, rankings = _table_args(hands, strains, rankings, solver)
     search, derived, leaders = table_searches(hands, strains, symmetry)
     rows = [(strain, ranking) for strain in strains for ranking in rankings if leaders[strain]]
-    threads = max(1, min(threads, len(rows)))
+    threads = max(1, min(operator.index(threads), len(rows)))
     if threads == 1:
         solver = solver or Solver(tt_mb)
         done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
@@ -1028,7 +1091,8 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
     def work(solver: Solver) -> None:
         start = time.thread_time()
         try:
-            work_on(solver)
+            with solver._lock:           # (its core is used directly: see Solver)
+                work_on(solver)
         finally:
             with cond:
                 cpu.append(time.thread_time() - start)

@@ -1,0 +1,163 @@
+"""The library's Solver and dd_table at their edges: one solver used from
+several threads, arguments out of range, positions made without
+Position.make.  Whatever the caller passes, a clear error (PositionError,
+CardError, ValueError, TypeError) or the right value; never a crash inside
+the engine, which checks nothing once it searches."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from whist_solve import Position, Solver, dd_table
+from whist_solve.cards import CardError, PositionError, parse_card, parse_hand
+
+# N-S hold the four top spades: they take both tricks, uptown, whoever leads.
+HANDS = [["SA", "SQ"], ["S2", "S3"], ["SK", "SJ"], ["S4", "S5"]]
+
+_THREADS = """
+import random, threading
+from whist_solve import Position, Solver
+rng = random.Random(5)
+deck = [s + r for s in "SHDC" for r in "23456789TJQKA"]
+deals = []
+for _ in range(12):
+    rng.shuffle(deck)
+    deals.append([deck[k * 6:(k + 1) * 6] for k in range(4)])
+shared = Solver(tt_mb=4)
+got = []
+
+def work(seed):
+    r = random.Random(seed)
+    for _ in range(150):
+        pos = Position.make(r.choice(deals), r.choice(["S", "H", None]), r.choice(["up", "down"]),
+                            r.randrange(4))
+        got.append((pos, shared.ns_value(pos), shared.can_take(pos, "EW", 3)))
+
+threads = [threading.Thread(target=work, args=(seed,)) for seed in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+wrong = 0
+for pos, value, ew3 in got:
+    alone = Solver(tt_mb=4)
+    wrong += alone.ns_value(pos) != value or alone.can_take(pos, "EW", 3) != ew3
+print(len(got), wrong)
+"""
+
+
+def test_one_solver_from_several_threads():
+    """Its searches take turns: three threads on one solver at once once
+    crashed the process (a segfault, a double free) or gave wrong values.
+    Run in a process of its own, so that a crash fails the test only."""
+    p = subprocess.run([sys.executable, "-c", _THREADS], capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split() == ["450", "0"]
+
+
+@pytest.mark.parametrize("hands,leader", [(HANDS[:3], 0), (HANDS + [[]], 0), (HANDS, 4),
+                                          (HANDS, -1), (HANDS, 10 ** 6), (HANDS, "N")])
+def test_unchecked_shapes_out_of_range_are_errors(hands, leader):
+    """(Three hands, or a leader of 10**6, once crashed the process.)"""
+    with pytest.raises(PositionError, match="four hands and a leading seat"):
+        Solver(1).ns_value_unchecked(hands, None, "up", leader)
+    with pytest.raises(PositionError):
+        Solver(1).can_take_unchecked(hands, None, "up", leader, "NS", 1)
+
+
+def test_the_core_refuses_what_its_arrays_cannot_hold():
+    core = Solver(1)._core
+    for hands, trump, leader, trick in [([[(9, 99)], [], [], []], -1, 0, ()),
+                                        ([[(0, 16)], [], [], []], -1, 0, ()),
+                                        ([[(-1, 0)], [], [], []], -1, 0, ()),
+                                        ([[], [], []], -1, 0, ()),
+                                        ([[], [], [], []], 7, 0, ()),
+                                        ([[], [], [], []], -1, 4, ()),
+                                        ([[], [], [], []], -1, 0, ((0, 1),) * 4),
+                                        ([[], [], [], []], -1, 0, ((0, 99),))]:
+        with pytest.raises(ValueError):
+            core.set_position(hands, trump, leader, trick)
+    for seat, masks, leader in [(4, [0] * 5, 0), (0, [0] * 4, 0), (0, [0] * 5, -1)]:
+        with pytest.raises(ValueError):
+            core.set_hand(seat, masks, leader)
+
+
+def test_can_take_reads_its_side_and_any_count():
+    pos = Position.make(HANDS, None)              # N-S take 2 of 2
+    s = Solver(1)
+    assert s.can_take(pos, "NS", 2) and not s.can_take(pos, "EW", 1)
+    for side in ("ns", "XX", None, 0):
+        with pytest.raises(ValueError, match="expected 'NS' or 'EW'"):
+            s.can_take(pos, side, 1)
+    assert s.can_take(pos, "NS", -2 ** 70) and not s.can_take(pos, "NS", 2 ** 31)
+    assert s.can_take(pos, "EW", 0) and not s.can_take(pos, "EW", 2 ** 70)
+    with pytest.raises(TypeError):
+        s.can_take(pos, "NS", 1.5)
+
+
+@pytest.mark.parametrize("guess", [-2 ** 70, -5, 0, 1, 2, 3, 2 ** 31, 2 ** 70])
+def test_any_guess_gives_the_value(guess):
+    assert Solver(1).ns_value(Position.make(HANDS, None), guess) == 2
+
+
+@pytest.mark.parametrize("hands,trick,leader,problem", [
+    ((frozenset({"SA", "SQ"}), frozenset({"SA", "S3"}), frozenset({"SK", "SJ"}),
+      frozenset({"S4", "S5"})), (), 0, "duplicate card SA"),
+    ((frozenset({"SA", "SQ"}), frozenset({"S3"}), frozenset({"SK", "SJ"}),
+      frozenset({"S4", "S5"})), (), 0, "unequal hands"),
+    ((frozenset({"SA"}),) * 3, (), 0, "four hands"),
+    (tuple(frozenset(h) for h in HANDS), (), 7, "leader must be a seat"),
+    (tuple(frozenset(h) for h in HANDS), ("H2", "H3", "H4", "H5"), 0, "at most 3 cards"),
+])
+def test_a_position_made_directly_is_checked_when_solved(hands, trick, leader, problem):
+    """Position(...) is not checked when made (Position.make is): the solver
+    checks it.  A duplicate card was once solved, its line playing SA twice."""
+    pos = Position(hands, None, "up", leader, trick)
+    s = Solver(1)
+    for ask in (lambda: s.solve(pos), lambda: s.ns_value(pos), lambda: s.can_take(pos, "NS", 1)):
+        with pytest.raises(PositionError, match=problem):
+            ask()
+
+
+def test_dd_table_arguments():
+    assert dd_table(HANDS, strains="NT") == dd_table(HANDS, strains=("NT",))
+    assert dd_table(HANDS, strains="S", rankings="down") == dd_table(HANDS, ("S",), ("down",))
+    for strains in (("X",), ("N",), ("s",), (None,), (5,)):
+        with pytest.raises(PositionError, match="unknown strain"):
+            dd_table(HANDS, strains=strains)
+    for rankings in (("both",), (None,), "sideways"):
+        with pytest.raises(PositionError, match="unknown ranking"):
+            dd_table(HANDS, rankings=rankings)
+    for hands in (HANDS[:3], [], HANDS + [["H2"]], [["ZZ", "S2"]] + HANDS[1:],
+                  ["SA S2", "SK S3", "SQ S4", "SJ S5"]):
+        with pytest.raises(PositionError):
+            dd_table(hands)
+    with pytest.raises(TypeError):
+        dd_table(HANDS, solver="x")
+
+
+@pytest.mark.parametrize("hands", [[["SA"]], [["SA"], ["SK"], ["SQ"]],
+                                   [["SA"], ["SK"], ["SQ"], ["SJ"], ["ST"]]])
+def test_position_make_wants_four_hands(hands):
+    with pytest.raises(PositionError, match="four hands"):
+        Position.make(hands, None)
+
+
+@pytest.mark.parametrize("value", [None, 5, b"SA", ["SA"]])
+def test_parsing_what_is_not_text(value):
+    with pytest.raises(CardError):
+        parse_card(value)
+    with pytest.raises(CardError):
+        parse_hand(value)
+
+
+@pytest.mark.parametrize("tt_mb", [0.001, 0.01, 0.03])
+def test_a_table_smaller_than_the_least_is_the_least(tt_mb):
+    """(Below about 0.04 MB the table could not be made, and the message
+    said to choose a smaller one.)"""
+    s = Solver(tt_mb)
+    assert s.tt_bytes == Solver(0.001).tt_bytes > 0
+    assert s.ns_value(Position.make(HANDS, None)) == 2
