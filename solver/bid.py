@@ -69,9 +69,9 @@ from .dealing import random_deal
 from ._engine import KEEP_LIMITS, exchange_keeps
 from .engine import BID_TT_MB, engine_card
 from .errors import WhistError
-from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, bid_kind,
+from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, Contract, bid_kind,
                     bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
-                    seat_index, strain_of)
+                    parse_seat, strain_of)
 
 # The ten choices of the bid winner: (trump 'S' 'H' 'D' 'C' or 'NT', ranking).
 ALL_OPTIONS: Tuple[Tuple[str, str], ...] = tuple((t, r) for t in STRAINS for r in RANKINGS)
@@ -361,12 +361,14 @@ def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
 
 
 def _seat(bidder: Union[int, str]) -> int:
-    """The bidder's seat from an index, a letter or a name."""
-    if isinstance(bidder, int):
-        if 0 <= bidder <= 3:
-            return bidder
+    """The bidder's seat from an index, a letter or a name (not any word
+    that starts like one: ``None`` or ``"Sideways"`` is no seat)."""
+    if isinstance(bidder, bool) or not isinstance(bidder, (int, str)):
         raise WhistError(f"unknown bidder seat {bidder!r}")
-    return seat_index(str(bidder))
+    try:
+        return parse_seat(bidder)
+    except WhistError:
+        raise WhistError(f"unknown bidder seat {bidder!r} (N, E, S or W)") from None
 
 
 def _cards(cards: Iterable[str]) -> List[str]:
@@ -1173,6 +1175,8 @@ def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder:
 
     if isinstance(contract, str):
         contract = parse_contract(contract)
+    if not isinstance(contract, Contract):
+        raise WhistError(f"not a contract: {contract!r} (a Contract, or text such as '4 S down')")
     if not is_bid(contract):
         raise WhistError(f"a bid whist contract needs a level 1 to 7 (got {contract})")
     solver = solver if solver is not None else Solver(BID_TT_MB)

@@ -95,6 +95,22 @@ def hand_features(hands: Sequence[Iterable[str]], seats: Iterable[int] = range(4
     return feats
 
 
+def _four_hands(hands) -> list:
+    """``hands`` as four lists of cards the counts know (the samplers call
+    hand_features with hands they dealt themselves, unchecked)."""
+    try:
+        hands = None if isinstance(hands, str) else [list(h) for h in hands]
+    except TypeError:
+        hands = None
+    if hands is None or len(hands) != 4:
+        raise ConstraintError("a constraint tests four hands (N, E, S, W)")
+    for h in hands:
+        for c in h:
+            if not isinstance(c, str) or c not in _PACKED:
+                raise ConstraintError(f"unknown card {c!r}")
+    return hands
+
+
 # --------------------------------------------------------------------------
 # Grammar
 
@@ -420,7 +436,7 @@ class Constraint:
         return bool(self._f(feats))
 
     def test(self, hands: Sequence[Iterable[str]]) -> bool:
-        return bool(self._f(hand_features(hands, self.seats)))
+        return bool(self._f(hand_features(_four_hands(hands), self.seats)))
 
     def __reduce__(self):
         return (Constraint, (self.text,))
@@ -456,6 +472,12 @@ class Constraints:
         return len(self.items)
 
     def test(self, hands: Sequence[Iterable[str]]) -> bool:
+        return self.test_unchecked(_four_hands(hands))
+
+    def test_unchecked(self, hands: Sequence[Iterable[str]]) -> bool:
+        """test() of four hands of known cards, not checked (the samplers'
+        hands, dealt from a checked pool: a check each try would cost as
+        much as the test)."""
         if not self.items:
             return True
         feats = hand_features(hands, self.seats)

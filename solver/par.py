@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 
 from .errors import WhistError
-from .vocab import SEATS
+from .vocab import SEATS, parse_seat
 
 # Strains in bidding order, low to high (the par code's order).
 BID_STRAINS = ("C", "D", "H", "S", "NT")
@@ -115,7 +115,11 @@ def parse_vulnerable(value: Union[str, None, tuple]) -> tuple[bool, bool]:
     if value is None:
         return (False, False)
     if isinstance(value, tuple):
-        return (bool(value[0]), bool(value[1]))
+        if len(value) != 2 or not all(isinstance(v, bool) for v in value):
+            raise ParError(f"unknown vulnerability {value!r} (a pair of booleans: N-S, E-W)")
+        return value
+    if not isinstance(value, str):
+        raise ParError(f"unknown vulnerability {value!r} (expected None, NS, EW or All)")
     key = value.strip().upper().replace("-", "").replace("/", "") or "-"
     if value.strip() == "-":
         key = "-"
@@ -148,6 +152,9 @@ def declarer_tricks(table: Mapping) -> dict:
             ns = row.get(SEATS[leader], row.get(leader))
             if ns is None:
                 raise ParError(f"the table has no value for {strain} led by {SEATS[leader]}")
+            if isinstance(ns, bool) or not isinstance(ns, int) or not 0 <= ns <= 13:
+                raise ParError(f"the table's value for {strain} led by {SEATS[leader]} is "
+                               f"{ns!r}: par is for full bridge deals (0 to 13 tricks)")
             vals.append(ns if declarer % 2 == 0 else 13 - ns)
         out[strain] = vals
     return out
@@ -270,10 +277,12 @@ def par(table: Mapping, dealer: Union[int, str], vulnerable: Union[str, None, tu
     """Par of a bridge deal from its double-dummy table (as ``dd_table``
     returns it), the dealer (seat index or 'N'..'W') and the vulnerability
     (PBN ``Vulnerable`` value or a pair of booleans (N-S, E-W))."""
-    if isinstance(dealer, str):
-        if dealer.upper()[:1] not in SEATS:
-            raise ParError(f"unknown dealer {dealer!r}")
-        dealer = SEATS.index(dealer.upper()[:1])
+    try:
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, str)):
+            raise WhistError("not a seat")
+        dealer = parse_seat(dealer)
+    except WhistError:
+        raise ParError(f"unknown dealer {dealer!r} (N, E, S or W)") from None
     vul = parse_vulnerable(vulnerable)
     tricks = declarer_tricks(table)
     t = [tricks[s] for s in BID_STRAINS]          # t[d][seat]

@@ -28,7 +28,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 
 from .cards import JOKERS, full_deck, parse_card
 from .errors import WhistError
-from .vocab import SEATS, seat_index
+from .vocab import SEATS, parse_seat
 from .constraints import Constraints
 
 __all__ = ["DealSpec", "Deal", "SamplingError", "NoDealError", "deal_spec", "sample_deal",
@@ -154,9 +154,10 @@ def deal_spec(known: Sequence[Optional[Iterable[str]]], hand_size: Optional[int]
 
     dealer_seat = None
     if dealer is not None:
-        dealer_seat = dealer if isinstance(dealer, int) else seat_index(str(dealer))
-        if not 0 <= dealer_seat <= 3:
-            raise SamplingError(f"unknown dealer seat {dealer!r}")
+        try:
+            dealer_seat = parse_seat(dealer)
+        except WhistError:
+            raise SamplingError(f"unknown dealer seat {dealer!r}") from None
     tc = None
     if trump_card is not None:
         tc = _cards([trump_card], "the trump card")[0]
@@ -305,7 +306,7 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
     tries = spec.max_tries if spec.unknown_seats else 1
     for _ in range(tries):
         d = _deal_once(spec, rng, cuts, base)
-        if cons.test(d.hands):
+        if cons.test_unchecked(d.hands):
             return d
     why = f"0 of {tries} tried" if spec.unknown_seats else "the hands are all known and break them"
     raise NoDealError(f"no deal satisfies the constraints: {why} "
@@ -345,7 +346,7 @@ def enumerate_deals(spec: DealSpec, limit: int = 1_000_000) -> Iterator[Deal]:
         if k == len(cuts):
             for kit in combinations(rest, spec.kitty):
                 d = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(sorted(kit)))
-                if cons is None or cons.test(d.hands):
+                if cons is None or cons.test_unchecked(d.hands):
                     yield d
             return
         s, n = cuts[k]

@@ -38,7 +38,7 @@ from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name
                   bid_score, contract_name, grow_solvers, min_level)
 from .cards import Position, sort_cards
 from .errors import WhistError
-from .vocab import SEATS, STRAINS, seat_index, strain_of
+from .vocab import SEATS, STRAINS, parse_seat, strain_of
 from .engine import DEFAULT_TT_MB, Solver, engine_card, equal_card_groups, first_guess
 from .sampling import DealSpec, deal_spec, sample_deal
 
@@ -58,11 +58,13 @@ class SimulationError(WhistError):
 
 
 def _seat(seat) -> int:
-    if isinstance(seat, int):
-        if 0 <= seat <= 3:
-            return seat
+    """A seat from an index, a letter or a name (``None`` is none)."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
         raise SimulationError(f"unknown seat {seat!r}")
-    return seat_index(str(seat))
+    try:
+        return parse_seat(seat)
+    except WhistError:
+        raise SimulationError(f"unknown seat {seat!r} (N, E, S or W)") from None
 
 
 def _strain(strain) -> str:

@@ -161,3 +161,67 @@ def test_a_table_smaller_than_the_least_is_the_least(tt_mb):
     s = Solver(tt_mb)
     assert s.tt_bytes == Solver(0.001).tt_bytes > 0
     assert s.ns_value(Position.make(HANDS, None)) == 2
+
+
+# ---- the analyses' arguments ------------------------------------------------
+
+@pytest.mark.parametrize("seat", [None, "Sideways", "None", "NS", 4, -1, True, 1.0])
+def test_a_seat_is_a_seat_not_a_word_that_starts_like_one(seat):
+    """A seat was once read from the first letter of str(x): None was North
+    and "Sideways" South."""
+    from whist_solve.bid import _seat as bid_seat
+    from whist_solve.errors import WhistError
+    from whist_solve.simulate import _seat as simulate_seat
+    for read in (bid_seat, simulate_seat):
+        with pytest.raises(WhistError, match="unknown"):
+            read(seat)
+
+
+@pytest.mark.parametrize("seat,index", [("S", 2), ("south", 2), (" w ", 3), (1, 1)])
+def test_seats_as_letters_names_and_indices(seat, index):
+    from whist_solve.bid import _seat as bid_seat
+    from whist_solve.simulate import _seat as simulate_seat
+    assert bid_seat(seat) == simulate_seat(seat) == index
+
+
+def _bridge_table(value=7):
+    return {s: {"up": {seat: value for seat in "NESW"}} for s in ("S", "H", "D", "C", "NT")}
+
+
+@pytest.mark.parametrize("value", [14, -1, 7.5, None, "7", True])
+def test_par_wants_a_full_deal_s_table(value):
+    """(Values of 14 or -1 gave "Par +550: 8NT-NS".)"""
+    from whist_solve.par import ParError, par
+    with pytest.raises(ParError):
+        par(_bridge_table(value), "N")
+
+
+@pytest.mark.parametrize("dealer,vulnerable", [(5, None), (-1, None), (2 ** 70, None), ("Q", None),
+                                               (None, None), ("N", ("a", "b")),
+                                               ("N", (True,)), ("N", 5)])
+def test_par_dealer_and_vulnerability(dealer, vulnerable):
+    from whist_solve.par import ParError, par
+    with pytest.raises(ParError):
+        par(_bridge_table(), dealer, vulnerable)
+
+
+def test_par_of_a_table_that_is_right():
+    from whist_solve.par import par
+    assert par(_bridge_table(7), "N", (False, False)).score == par(_bridge_table(7), 0).score
+
+
+@pytest.mark.parametrize("contract", [None, 5, ("4", "S")])
+def test_check_contract_wants_a_contract(contract):
+    from whist_solve.bid import check_contract
+    from whist_solve.errors import WhistError
+    with pytest.raises(WhistError, match="not a contract"):
+        check_contract(HANDS, [], 0, contract)
+
+
+@pytest.mark.parametrize("hands", [[["ZZ"], [], [], []], [[], []], "NESW", [None, [], [], []]])
+def test_a_constraint_tests_four_hands_of_cards(hands):
+    from whist_solve.constraints import Constraint, ConstraintError, Constraints
+    for c in (Constraint("hcp(N) > 1"), Constraints(["hcp(N) > 1"])):
+        with pytest.raises(ConstraintError):
+            c.test(hands)
+    assert Constraint("hcp(N) > 1").test([["SA"], ["SK"], [], []])
