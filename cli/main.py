@@ -36,7 +36,7 @@ try:  # the click that Typer runs on (its own copy in recent versions)
 except ImportError:  # pragma: no cover - older Typer on the click package
     from click import exceptions as click_exceptions
 
-from .entry import sane_width
+from .terminal import sane_width
 from .options import version_callback
 from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, shorten, stopped_by
 
