@@ -91,6 +91,9 @@ def html_option(value: Optional[str]) -> Optional[str]:
         return None
     if not value.strip():
         raise typer.BadParameter("cannot write the HTML page: an empty file name")
+    if value.strip() == "-":
+        raise typer.BadParameter("cannot write the HTML page to '-': standard output holds "
+                                 "the results; give a file name (./- for a file named -)")
     folder = os.path.dirname(value) or "."
     problem = None
     if os.path.isdir(value):

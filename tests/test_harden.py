@@ -682,3 +682,5 @@ def test_html_page_over_an_input_file_is_refused(tmp_path, command):
         assert open(path).read() == GOOD
     status, out, err = cli(command, "--html", "", path)
     assert status == 2 and "empty file name" in err, err
+    status, out, err = cli(command, "--html", "-", path)
+    assert status == 2 and "cannot write the HTML page to '-'" in err, err
