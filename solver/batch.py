@@ -556,10 +556,19 @@ def _signals_held():
     a result at most ``_DASK_POLL`` seconds, connecting and closing at most
     their timeout), and the run stops right after it."""
     caught: list = []
-    with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
-                            _raising,
-                            lambda signum, frame: caught.append(signum)):
-        yield
+    try:
+        with _handlers_replaced((signal.SIGINT,) + _SIGNALS,
+                                _raising,
+                                lambda signum, frame: caught.append(signum)):
+            yield
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        # The block failed (a wait's timeout, a lost connection) after a
+        # signal was noted: the signal wins.  It was lost before: a SIGTERM
+        # noted during fut.result(timeout=...) let the run go on to its end.
+        if not caught:
+            raise
     if caught:
         if caught[0] == signal.SIGINT:
             raise KeyboardInterrupt
@@ -724,6 +733,12 @@ def _quiet_dask_logs() -> None:
         logger = logging.getLogger(name)
         if logger.getEffectiveLevel() < logging.WARNING:
             logger.setLevel(logging.WARNING)
+    # The client's own errors (a scheduler lost: "Failed to reconnect to
+    # scheduler after 5.00 seconds, closing client") are reported by the
+    # run, in its words, once.
+    client_log = logging.getLogger("distributed.client")
+    if client_log.getEffectiveLevel() < logging.CRITICAL:
+        client_log.setLevel(logging.CRITICAL)
 
 
 # The most of a Dask scheduler file read (characters).
@@ -812,6 +827,7 @@ def connect(backend: Backend):
     address = _scheduler_address(backend.scheduler or "")
     named = address if address == backend.scheduler else f"{address} (from {backend.scheduler})"
     _check_address(address, named)
+    _probe_scheduler(address, named, backend.connect_timeout)
     client = None
     try:
         with _signals_held():
@@ -828,6 +844,63 @@ def connect(backend: Backend):
     except (ValueError, TypeError) as e:
         _release(e)
         raise BatchError(f"scheduler {named}: {e}") from None
+
+
+def _probe_scheduler(address: str, named: str, timeout: float) -> None:
+    """BatchError unless a Dask scheduler answers at ``address`` within
+    ``timeout`` seconds: Dask's handshake, then its ``identity`` call, on a
+    connection of our own, before a Client is made.
+
+    A Client is made with the signals held (see _signals_held), and its
+    constructor does not always keep to its timeout: a port that accepted
+    the connection and then said nothing kept it waiting for ever, deaf to
+    Ctrl-C and SIGTERM (15 minutes, until SIGKILL); a server that answered
+    with something else (an HTTP server, bytes at random) ended in an
+    internal error after 10 s, and the half-made Client's traceback at
+    exit.  Here the wait is bounded, and a signal stops it."""
+    import asyncio
+
+    from distributed.comm import connect as comm_connect
+    from distributed.security import Security
+
+    class Settings(Exception):
+        """The connection cannot be tried as set up (tls:// without TLS
+        settings): Dask says why."""
+
+    async def identity():
+        try:
+            comm = await comm_connect(address, timeout=timeout,
+                                      **Security().get_connection_args("client"))
+        except (TypeError, ValueError) as e:
+            raise Settings(str(e)) from None
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        info = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except Settings as e:
+        raise BatchError(f"scheduler {named}: {e}") from None
+    except (OSError, asyncio.TimeoutError, TimeoutError) as e:
+        raise BatchError(f"cannot reach the Dask scheduler at {named} "
+                         f"within {timeout:g} s ({type(e).__name__})") from None
+    except Exception as e:
+        raise BatchError(f"{named} is not a Dask scheduler: it does not answer as one "
+                         f"({type(e).__name__})") from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind}" if isinstance(kind, str) else "something else"
+        raise BatchError(f"{named} is not a Dask scheduler: {what} answers there")
+
+
+def _scheduler_lost(client, error: BaseException) -> bool:
+    """Did a task fail because the client lost its scheduler (killed,
+    restarted, the network gone), rather than on a worker?"""
+    if "scheduler-connection-lost" in str(error):
+        return True
+    return getattr(client, "status", "running") in ("connecting", "closing", "closed")
 
 
 class _WorkerWatch:
@@ -901,7 +974,13 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                     except TimeoutError:
                         watch()
             except Exception as e:      # KilledWorker, a worker that cannot unpickle func...
-                err = BatchError(f"a task was lost on the cluster: {type(e).__name__}: {e}")
+                if _scheduler_lost(client, e):
+                    # (every task left would fail the same way, each board
+                    # with Dask's two-line message)
+                    raise BatchError(f"lost the connection to the Dask scheduler at "
+                                     f"{backend.scheduler}: the run stops") from None
+                text = " ".join(str(e).split())
+                err = BatchError(f"a task was lost on the cluster: {type(e).__name__}: {text}")
                 result = ([(False, err)] * n, 0.0)
             finally:
                 pending.remove(fut)

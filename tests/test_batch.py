@@ -332,6 +332,127 @@ def test_unreachable_scheduler():
                                                     connect_timeout=1)))
 
 
+@contextlib.contextmanager
+def _server(reply: bytes):
+    """A TCP server on loopback that accepts every connection and sends
+    ``reply`` (nothing: it stays silent); its address."""
+    import socket
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    conns = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            conns.append(c)
+            if reply:
+                try:
+                    c.sendall(reply)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    finally:
+        srv.close()
+        for c in conns:
+            c.close()
+
+
+@pytest.mark.parametrize("reply,words", [(b"", "cannot reach the Dask scheduler"),
+                                         (b"\0" * 8 + b"\xff" * 64, "not a Dask scheduler"),
+                                         (b"HTTP/1.0 200 OK\r\n\r\nhello", "not a Dask scheduler")])
+def test_a_port_that_is_not_a_scheduler(reply, words):
+    """A port that accepts and stays silent once kept the Client's
+    constructor waiting for ever, with the signals held; one that answered
+    with other bytes took 10 s and ended in an internal error."""
+    with _server(reply) as address:
+        start = time.monotonic()
+        with pytest.raises(BatchError, match=words):
+            list(run_map(_table, _deals(2), backend_for(scheduler=address, connect_timeout=1)))
+        assert time.monotonic() - start < 30
+
+
+def test_a_worker_s_address_is_not_a_scheduler(cluster):
+    address, client = cluster
+    _wait_workers(client)
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    with pytest.raises(BatchError, match="a Dask Worker answers there"):
+        list(run_map(_table, _deals(2), backend_for(scheduler=worker, connect_timeout=5)))
+
+
+def test_a_signal_noted_while_a_held_block_fails_is_not_lost():
+    """_signals_held notes a signal and raises it as the block ends; a block
+    that ended by raising (a wait's timeout) once dropped it, and the run
+    went on to its end."""
+    from whist_solve.batch import Terminated, _signals_held, terminate_on_signals
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    with _without_gc(), terminate_on_signals():
+        with pytest.raises(Terminated):
+            with _signals_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.1)
+                raise TimeoutError
+        with pytest.raises(TimeoutError):       # no signal: the block's own error
+            with _signals_held():
+                raise TimeoutError
+
+
+# A cluster in a process of its own (threads, so that killing the process
+# ends all of it), killed after the run's third result.
+_CLUSTER = """
+import time
+from distributed import LocalCluster
+c = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                 host="127.0.0.1", dashboard_address=None)
+print(c.scheduler_address, flush=True)
+time.sleep(600)
+"""
+
+_LOSE_THE_SCHEDULER = """
+import subprocess, sys, time
+from whist_solve.batch import BatchError, backend_for, run_map
+
+def nap(solver, seconds):
+    time.sleep(seconds)
+    return seconds
+
+cluster = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdout=subprocess.PIPE, text=True)
+address = cluster.stdout.readline().strip()
+assert address.startswith("tcp://"), address
+got = []
+try:
+    for r in run_map(nap, [0.2] * 60, backend_for(scheduler=address), chunk=1):
+        got.append(r)
+        if len(got) == 3:
+            cluster.kill()
+    print("finished", len(got))
+except BatchError as e:
+    print("stopped", len(got) >= 3, e)
+finally:
+    cluster.kill()
+    cluster.wait()
+"""
+
+
+def test_a_scheduler_lost_mid_run_stops_it_with_one_error():
+    """Killed mid-run, the scheduler once gave every board left its own
+    two-line error from Dask, and Dask's log line on stderr."""
+    pytest.importorskip("distributed")
+    p = subprocess.run([sys.executable, "-c", _LOSE_THE_SCHEDULER, _CLUSTER], capture_output=True,
+                       text=True, timeout=300)
+    assert p.stdout.startswith("stopped True lost the connection to the Dask scheduler"), (
+        p.stdout, p.stderr[-2000:])
+    assert "Failed to reconnect" not in p.stderr, p.stderr[-2000:]
+
+
 def test_bad_scheduler_files(tmp_path):
     missing = tmp_path / "nothing.json"
     with pytest.raises(BatchError, match="no such file"):
