@@ -164,6 +164,7 @@ class Run:
         self._batches: list = []      # the runs of Run.map, ended by interruptible()
         self._errors: dict = {}       # file -> errors reported on it
         self._files: List[str] = []   # the files named so far (for counting errors)
+        self._held: Optional[list] = None   # messages kept back while a board is prepared (held_messages)
 
     # ---- messages ------------------------------------------------------
 
@@ -173,7 +174,26 @@ class Run:
         if where:
             t.append(f"{where}: ")
         t.append(shorten(text))
-        self.err.print(t)
+        if self._held is not None:
+            self._held.append(t)
+        else:
+            self.err.print(t)
+
+    @contextmanager
+    def held_messages(self):
+        """The messages said within the block are kept (the list yielded)
+        instead of printed; say_held prints them.  For the boards prepared
+        ahead of their results (map_prepared): their messages come out in
+        the files' order, as with one process."""
+        outer, self._held = self._held, []
+        try:
+            yield self._held
+        finally:
+            self._held = outer
+
+    def say_held(self, messages: list) -> None:
+        for t in messages:
+            self.err.print(t)
 
     def _file_of(self, where: str) -> str:
         for name in self._files:
@@ -527,24 +547,46 @@ def map_prepared(run: Run, files, prepare, work, backend, tt_mb: int,
     the list of their results."""
     if not isinstance(backend, Backend):
         backend = make_backend(backend, None, run)
+    # The boards in the files' order: (where, board, prepared, messages),
+    # prepared None for a board with nothing to run (its messages only).
+    # With a pool or a cluster the boards are prepared ahead of the results
+    # they wait for, so the messages of preparing them (a bad board, a
+    # board skipped) are held and said at the board's turn: on stderr in
+    # the files' order, as with one process.
     queue: deque = deque()
 
     def items():
-        for where, board in run.boards(files):
-            prepared = None
-            with run.guard(where, board):
-                prepared = prepare(board)
+        boards = run.boards(files)
+        while True:
+            # (the bad boards and files before the next good board are
+            # reported while the reader looks for it: held with its own)
+            with run.held_messages() as said:
+                got = next(boards, None)
+                prepared = None
+                if got is not None:
+                    with run.guard(*got):
+                        prepared = prepare(got[1])
+            if got is None:
+                queue.append((None, None, None, said))
+                return
+            queue.append((got[0], got[1], prepared, said))
             if prepared is not None:
-                queue.append((where, board, prepared))
                 if isinstance(prepared, Parts):
                     yield from prepared
                 else:
                     yield prepared
 
+    def say_skipped():
+        while queue and queue[0][2] is None:
+            run.say_held(queue.popleft()[3])
+
     results = run.map(work, items(), backend, tt_mb, chunk=chunk)
     for result in results:
-        where, board, prepared = queue.popleft()
+        say_skipped()
+        where, board, prepared, said = queue.popleft()
+        run.say_held(said)
         if isinstance(prepared, Parts):
             got = [result] + [next(results) for _ in range(len(prepared) - 1)]
             result = next((r for r in got if isinstance(r, Exception)), got)
         yield where, board, prepared, result
+    say_skipped()
