@@ -489,6 +489,9 @@ def read_pbn_file(path: str) -> list[Board]:
     """Read a PBN file (``-`` reads standard input, named ``<stdin>``).
     Returns a :class:`PbnBoards` list; an empty file, a file that is not
     PBN or cannot be read raises :class:`WhistError`."""
+    if isinstance(path, bool) or not isinstance(path, (str, bytes, os.PathLike)):
+        # (an int would be opened as a file descriptor: 0 read standard input)
+        raise TypeError(f"read_pbn_file: a file name or '-', not {type(path).__name__}")
     if path == "-":
         name = "<stdin>"
         stdin = getattr(sys.stdin, "buffer", None)

@@ -225,3 +225,12 @@ def test_a_constraint_tests_four_hands_of_cards(hands):
         with pytest.raises(ConstraintError):
             c.test(hands)
     assert Constraint("hcp(N) > 1").test([["SA"], ["SK"], [], []])
+
+
+@pytest.mark.parametrize("path", [0, 1, None, 3.5, True])
+def test_read_pbn_file_wants_a_name(path):
+    """(read_pbn_file(0) read standard input: open() takes an int for a
+    file descriptor.)"""
+    from whist_solve.pbn import read_pbn_file
+    with pytest.raises(TypeError, match="a file name"):
+        read_pbn_file(path)
