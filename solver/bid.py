@@ -363,8 +363,6 @@ def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
 def _seat(bidder: Union[int, str]) -> int:
     """The bidder's seat from an index, a letter or a name (not any word
     that starts like one: ``None`` or ``"Sideways"`` is no seat)."""
-    if isinstance(bidder, bool) or not isinstance(bidder, (int, str)):
-        raise WhistError(f"unknown bidder seat {bidder!r}")
     try:
         return parse_seat(bidder)
     except WhistError:

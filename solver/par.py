@@ -278,8 +278,6 @@ def par(table: Mapping, dealer: Union[int, str], vulnerable: Union[str, None, tu
     returns it), the dealer (seat index or 'N'..'W') and the vulnerability
     (PBN ``Vulnerable`` value or a pair of booleans (N-S, E-W))."""
     try:
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, str)):
-            raise WhistError("not a seat")
         dealer = parse_seat(dealer)
     except WhistError:
         raise ParError(f"unknown dealer {dealer!r} (N, E, S or W)") from None

@@ -59,8 +59,6 @@ class SimulationError(WhistError):
 
 def _seat(seat) -> int:
     """A seat from an index, a letter or a name (``None`` is none)."""
-    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
-        raise SimulationError(f"unknown seat {seat!r}")
     try:
         return parse_seat(seat)
     except WhistError:

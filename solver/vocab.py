@@ -64,7 +64,10 @@ def seat_index(seat: str) -> int:
 
 def parse_seat(seat: Union[int, str]) -> int:
     """0..3 from an index, a letter or a full name (``N``, ``north``);
-    anything else raises :class:`WhistError`."""
+    anything else raises :class:`WhistError` (``None``, ``True``, ``1.0``
+    included: neither a seat's name nor its index)."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
+        raise WhistError(f"unknown seat {seat!r} (expected N, E, S or W)")
     if isinstance(seat, int):
         if 0 <= seat <= 3:
             return seat
