@@ -38,7 +38,8 @@ except ImportError:  # pragma: no cover - older Typer on the click package
 
 from .terminal import sane_width
 from .options import version_callback
-from .runner import EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, one_line_error, shorten, stopped_by
+from .runner import (EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, null_under, one_line_error, shorten,
+                     stopped_by)
 
 
 # The value words of the help for options that give no metavar, by type.
@@ -189,20 +190,15 @@ def _interrupted(interrupt: BaseException):
 def _stdout_gone():
     """The reader of stdout has gone (| head): stop without a traceback,
     and without Python's own complaint when it flushes stdout at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass
+    null_under(sys.stdout)
     raise typer.Exit(EXIT_PIPE)
 
 
-def _fd_identity(fd: int):
-    """What file descriptor fd is open on (device and inode), or None."""
+def _identity(what):
+    """The file a descriptor (an int) or a path is, as (device, inode), or None."""
     try:
-        st = os.fstat(fd)
-    except OSError:
+        st = os.stat(what)
+    except (OSError, ValueError):
         return None
     return st.st_dev, st.st_ino
 
@@ -215,16 +211,8 @@ def _pipe_closed_under(stdout_was) -> bool:
     status of a closed pipe is 141, as for the commands' results."""
     if type(sys.stdout).__name__ == "PacifyFlushWrapper":
         return True
-    now = _fd_identity(1)
-    return now is not None and now != stdout_was and now == _null_identity()
-
-
-def _null_identity():
-    try:
-        st = os.stat(os.devnull)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
+    now = _identity(1)
+    return now is not None and now != stdout_was and now == _identity(os.devnull)
 
 
 # The commands in the order of the help: name -> (module, function).  A run
@@ -323,7 +311,7 @@ def main() -> None:
         _say("error: standard output is closed")
         sys.exit(EXIT_BAD)
     sane_width()          # (again, for python -m whist_solve.cli.main)
-    stdout_was = _fd_identity(1)
+    stdout_was = _identity(1)
     try:
         try:
             app = make_app(commands_for(sys.argv[1:]))

@@ -126,15 +126,17 @@ class ErrConsole(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        stderr_gone()
+        null_under(sys.stderr)
 
 
-def stderr_gone() -> None:
-    """stderr cannot be written: put its descriptor on /dev/null."""
+def null_under(stream) -> None:
+    """Put /dev/null under the descriptor of ``stream`` (stdout or stderr),
+    which can no longer be written: what is left in Python's buffer of it
+    then goes nowhere instead of failing again at exit."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(devnull, sys.stderr.fileno())
+            os.dup2(devnull, stream.fileno())
         finally:
             os.close(devnull)
     except (OSError, ValueError, AttributeError):
