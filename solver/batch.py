@@ -727,18 +727,21 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
 
 # ---- Dask
 
+# The least level of Dask's records that reach stderr, by logger.  The
+# client's own errors (a scheduler lost: "Failed to reconnect to scheduler
+# after 5.00 seconds, closing client") are reported by the run, in its
+# words, once.
+_DASK_LOG_LEVELS = {"distributed": logging.WARNING, "distributed.client": logging.CRITICAL,
+                    "distributed.worker": logging.WARNING,
+                    "distributed.scheduler": logging.WARNING,
+                    "distributed.comm": logging.WARNING, "distributed.core": logging.WARNING}
+
+
 def _quiet_dask_logs() -> None:
-    for name in ("distributed", "distributed.client", "distributed.worker",
-                 "distributed.scheduler", "distributed.comm", "distributed.core"):
+    for name, level in _DASK_LOG_LEVELS.items():
         logger = logging.getLogger(name)
-        if logger.getEffectiveLevel() < logging.WARNING:
-            logger.setLevel(logging.WARNING)
-    # The client's own errors (a scheduler lost: "Failed to reconnect to
-    # scheduler after 5.00 seconds, closing client") are reported by the
-    # run, in its words, once.
-    client_log = logging.getLogger("distributed.client")
-    if client_log.getEffectiveLevel() < logging.CRITICAL:
-        client_log.setLevel(logging.CRITICAL)
+        if logger.getEffectiveLevel() < level:
+            logger.setLevel(level)
 
 
 # The most of a Dask scheduler file read (characters).
@@ -839,11 +842,15 @@ def connect(backend: Backend):
                 client.close(timeout=backend.connect_timeout)
         raise
     except (OSError, TimeoutError) as e:
-        raise BatchError(f"cannot reach the Dask scheduler at {named} "
-                         f"within {backend.connect_timeout:g} s ({type(e).__name__})") from None
+        raise _unreachable(named, backend.connect_timeout, e) from None
     except (ValueError, TypeError) as e:
         _release(e)
         raise BatchError(f"scheduler {named}: {e}") from None
+
+
+def _unreachable(named: str, timeout: float, error: BaseException) -> BatchError:
+    return BatchError(f"cannot reach the Dask scheduler at {named} "
+                      f"within {timeout:g} s ({type(error).__name__})")
 
 
 def _probe_scheduler(address: str, named: str, timeout: float) -> None:
@@ -884,8 +891,7 @@ def _probe_scheduler(address: str, named: str, timeout: float) -> None:
     except Settings as e:
         raise BatchError(f"scheduler {named}: {e}") from None
     except (OSError, asyncio.TimeoutError, TimeoutError) as e:
-        raise BatchError(f"cannot reach the Dask scheduler at {named} "
-                         f"within {timeout:g} s ({type(e).__name__})") from None
+        raise _unreachable(named, timeout, e) from None
     except Exception as e:
         raise BatchError(f"{named} is not a Dask scheduler: it does not answer as one "
                          f"({type(e).__name__})") from None
