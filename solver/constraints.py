@@ -280,7 +280,6 @@ class _Compiler:
         self.text = text
         self.seats: set = set()     # the seats whose counts the expression reads
 
-
     def fail(self, node, what: str) -> ConstraintError:
         return _fail(self.text, _pos(node), what)
 
@@ -379,23 +378,23 @@ class _Compiler:
         name = str(name_tok).lower()
         if name not in FUNCTIONS:
             known = ", ".join(sorted(FUNCTIONS))
-            raise _fail(self.text, _pos(name_tok), f"unknown function {str(name_tok)!r} (known: {known})")
+            raise self.fail(name_tok, f"unknown function {str(name_tok)!r} (known: {known})")
         plain, by_suit = FUNCTIONS[name]
         args = [a for a in args_node.children if a is not None and getattr(a, "type", "") == "NAME"]
         if not args:
-            raise _fail(self.text, _pos(name_tok), f"{name}() needs a seat, as in {name}(E)")
+            raise self.fail(name_tok, f"{name}() needs a seat, as in {name}(E)")
         if len(args) > 2 or (len(args) == 2 and by_suit is None) or (len(args) == 1 and plain is None):
             usage = {"length": "length(SEAT, SUIT)", "jokers": "jokers(SEAT)"}.get(
                 name, f"{name}(SEAT)" if by_suit is None else f"{name}(SEAT) or {name}(SEAT, SUIT)")
             at = args[-1] if len(args) > 1 else name_tok
-            raise _fail(self.text, _pos(at), f"wrong number of arguments: {usage}")
+            raise self.fail(at, f"wrong number of arguments: {usage}")
         seat = _SEAT_NAMES.get(str(args[0]).lower())
         if seat is None:
-            raise _fail(self.text, _pos(args[0]), f"unknown seat {str(args[0])!r} (N, E, S or W)")
+            raise self.fail(args[0], f"unknown seat {str(args[0])!r} (N, E, S or W)")
         if len(args) == 2:
             suit = _SUIT_NAMES.get(str(args[1]).lower())
             if suit is None:
-                raise _fail(self.text, _pos(args[1]), f"unknown suit {str(args[1])!r} (S, H, D or C)")
+                raise self.fail(args[1], f"unknown suit {str(args[1])!r} (S, H, D or C)")
             index = seat * N_FEATURES + by_suit + suit
         else:
             index = seat * N_FEATURES + plain
