@@ -109,6 +109,17 @@ _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26))
 MAX_INPUT_MB = 64
 # The most WHIST_SOLVE_MAX_INPUT_MB may say (``inf`` is not a size).
 MAX_INPUT_MB_SET = 1 << 30
+# The most items (tags' brackets, names and values, words, comments) a line
+# may hold, and the most between two empty lines (a game, or several that
+# lack their empty lines); the rest of the line, or of the text up to the
+# next empty line, is skipped and its game is bad input.  The items
+# between two empty lines are all in memory at once, some 400 bytes
+# each: a `[Play]` section of 3 million cards on one line (9 MB) took
+# 12 s and 1.2 GB to read.  Real lines hold at most a few hundred items
+# (a score table's row), and a game some thousands; 1,000,000 items are
+# about 25,000 boards written without empty lines between them, 400 MB.
+MAX_LINE_ITEMS = 10_000
+MAX_GAME_ITEMS = 1_000_000
 # Read this much at a time: binary data (a NUL byte) ends the reading.
 _READ_CHUNK = 1 << 20
 
@@ -176,7 +187,12 @@ def _scan(text: str) -> Iterator[list[_Tok]]:
                 yield toks
                 toks = []
             continue
+        first = len(toks)
         while i < n:
+            if len(toks) - first >= MAX_LINE_ITEMS:
+                toks.append(_Tok("err", f"line {ln}: more than {MAX_LINE_ITEMS:,} items on one line"
+                                 " (the rest of the line is skipped)", "", ln))
+                break
             ch = line[i]
             if ch in _SPACE:
                 i += 1
@@ -218,6 +234,14 @@ def _scan(text: str) -> Iterator[list[_Tok]]:
                     j += 1
                 toks.append(_Tok("word", line[i:j], line[i:j], ln, i))
                 i = j
+        if len(toks) > MAX_GAME_ITEMS:
+            # the rest, up to the next empty line, is not read
+            toks.append(_Tok("err", f"line {ln}: more than {MAX_GAME_ITEMS:,} items without an"
+                             " empty line (PBN puts one between games; the rest up to the next"
+                             " empty line is skipped)", "", ln))
+            in_brace = False
+            while ln < len(lines) and not _semi_empty(lines[ln]):
+                ln += 1
     if toks:
         yield toks
 
@@ -288,16 +312,21 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
 def _section_lines(items: list[tuple[int, int, str]]) -> list[str]:
     """Section tokens back into their source lines, keeping the columns
     (table alignment) but not the indentation; comments become spaces."""
-    lines: list[str] = []
+    lines: list[list[str]] = []
     last = start = None
+    width = 0      # characters of the current line so far
     for line, col, raw in items:
         if line == last:
-            pad = max(1, col - start - len(lines[-1]))
-            lines[-1] += " " * pad + raw
+            pad = " " * max(1, col - start - width)
+            # (pieces joined once at the end: adding to a string token
+            # by token took time in the square of the line's length, 10 s
+            # for a line of 400,000 tokens)
+            lines[-1] += (pad, raw)
+            width += len(pad) + len(raw)
         else:
-            lines.append(raw)
-            last, start = line, col
-    return lines
+            lines.append([raw])
+            last, start, width = line, col, len(raw)
+    return ["".join(pieces) for pieces in lines]
 
 
 def read_pbn(text: str, filename: str = "<string>") -> list[Board]:

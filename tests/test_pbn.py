@@ -24,6 +24,7 @@ from whist_solve.pbn import (
     write_pbn,
 )
 
+import whist_solve.pbn as pbn_module
 from support import TEST_DATA
 
 DATA = TEST_DATA
@@ -1017,3 +1018,31 @@ def test_comments_are_kept_per_board():
     b1, b2 = read_pbn(text)
     assert b1.comments == ["one line", "a comment\nover two lines"]
     assert b2.comments == []
+
+
+def test_a_line_of_too_many_items_is_bad_input_and_the_rest_is_read():
+    deal = '[Deal "N:A... K... Q... J..."]\n[Trump "NT"]\n[Leader "N"]\n'
+    words = pbn_module.MAX_LINE_ITEMS + 50
+    text = (deal + '[Auction "N"]\n' + " ".join(["Pass"] * words) + "\n\n"
+            + deal + '[Auction "N"]\n' + " ".join(["Pass"] * 40) + "\n")
+    bad, good = read_pbn(text)
+    assert any(f"line 5: more than {pbn_module.MAX_LINE_ITEMS:,} items on one line" in e
+               for e in bad.errors), bad.errors
+    assert good.errors == []
+    assert good.sections["Auction"] == [" ".join(["Pass"] * 40)]
+
+
+def test_a_section_line_keeps_its_columns():
+    # (the pieces of a long line are joined once: the same text as before)
+    b = one('[Deal "N:A... K... Q... J..."]\n[Auction "N"]\n'
+            + "1C   Pass  1S\tPass {a comment} 2S\n")
+    assert b.sections["Auction"] == ["1C   Pass  1S Pass             2S"]
+
+
+def test_too_many_items_without_an_empty_line_are_bad_input(monkeypatch):
+    monkeypatch.setattr(pbn_module, "MAX_GAME_ITEMS", 300)
+    deal = '[Deal "N:A... K... Q... J..."]\n[Trump "NT"]\n[Leader "N"]\n'
+    text = (deal + '[Play "N"]\n' + "S2\n" * 400 + "\n" + deal)
+    bad, good = read_pbn(text)
+    assert any("more than 300 items without an empty line" in e for e in bad.errors), bad.errors
+    assert good.errors == []
