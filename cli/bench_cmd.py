@@ -34,7 +34,7 @@ from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
 from .options import number_option
-from .runner import EXIT_BAD, ErrConsole, OutConsole
+from .runner import EXIT_BAD, ErrConsole, OutConsole, writing_out
 
 
 def bench(
@@ -230,16 +230,18 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
                           bridge_solver=bs.desc if bs is not None else None)
         if sim_results is not None:
             doc["simulate"] = sim_results
-        sys.stdout.write(json.dumps(doc) + "\n")
-        sys.stdout.flush()
+        with writing_out():
+            sys.stdout.write(json.dumps(doc) + "\n")
+            sys.stdout.flush()
     else:
-        if reports:
-            for part in render.bench_report(reports, jobs, repeat, compare_dds, dds_desc,
-                                            comparison, baseline, threshold,
-                                            bs_desc=bs.desc if bs is not None else None):
-                out.print(part)
-        if sim_results is not None:
-            out.print(render.simulate_bench_table(sim_results))
+        with writing_out():
+            if reports:
+                for part in render.bench_report(reports, jobs, repeat, compare_dds, dds_desc,
+                                                comparison, baseline, threshold,
+                                                bs_desc=bs.desc if bs is not None else None):
+                    out.print(part)
+            if sim_results is not None:
+                out.print(render.simulate_bench_table(sim_results))
     for line in render.bench_alerts(reports, comparison, threshold):
         err.print(line)
     return status

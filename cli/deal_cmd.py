@@ -10,6 +10,8 @@ import typer
 
 from whist_solve.dealing import GAMES, iter_deal_pbn
 
+from .runner import writing_out
+
 
 def deal(
     count: int = typer.Option(1, "--count", "-n", min=1, metavar="N", help="Number of deals."),
@@ -25,5 +27,6 @@ def deal(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     for piece in iter_deal_pbn(count, seed, game):   # written as it goes
-        sys.stdout.write(piece)
-        sys.stdout.flush()
+        with writing_out():
+            sys.stdout.write(piece)
+            sys.stdout.flush()

@@ -38,8 +38,8 @@ except ImportError:  # pragma: no cover - older Typer on the click package
 
 from .terminal import sane_width
 from .options import version_callback
-from .runner import (EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, null_under, one_line_error, shorten,
-                     stopped_by)
+from .runner import (EXIT_BAD, EXIT_INTERRUPTED, EXIT_PIPE, OutputFailed, null_under,
+                     one_line_error, shorten, stopped_by, writing_out)
 
 
 # The value words of the help for options that give no metavar, by type.
@@ -150,6 +150,8 @@ class _DefaultSolveGroup(TyperGroup):
             _interrupted(e)
         except BrokenPipeError:
             _stdout_gone()
+        except OutputFailed as e:
+            _output_failed(e)
         except Exception as e:
             if os.environ.get("WHIST_SOLVE_DEBUG"):
                 raise
@@ -185,6 +187,13 @@ def _interrupted(interrupt: BaseException):
     said, status = stopped_by(interrupt)
     _say(said)
     raise typer.Exit(status)
+
+
+def _output_failed(e: OutputFailed):
+    """Standard output cannot be written (a full disk): say so, once, 2."""
+    null_under(sys.stdout)
+    _say(f"error: {e}")
+    raise typer.Exit(EXIT_BAD)
 
 
 def _stdout_gone():
@@ -332,7 +341,8 @@ def main() -> None:
             e.message = shorten(e.message)
             rich_utils.rich_format_error(e)
             status = e.exit_code
-        sys.stdout.flush()
+        with writing_out():
+            sys.stdout.flush()
     except KeyboardInterrupt:
         _say("interrupted")
         status = EXIT_INTERRUPTED
@@ -343,6 +353,12 @@ def main() -> None:
             except typer.Exit:
                 pass
             status = EXIT_PIPE
+        elif isinstance(e, OutputFailed):
+            try:
+                _output_failed(e)
+            except typer.Exit:
+                pass
+            status = EXIT_BAD
         elif os.environ.get("WHIST_SOLVE_DEBUG"):
             raise
         else:

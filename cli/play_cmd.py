@@ -25,7 +25,7 @@ from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
 from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_BAD, Run, file_name, make_solver
+from .runner import EXIT_BAD, Run, file_name, make_solver, writing_out
 
 # The longest input line taken as a move (a card or a word fits in a few).
 MAX_LINE = 1000
@@ -180,7 +180,8 @@ class Session:
     # ---- output ----------------------------------------------------------
 
     def say(self, renderable) -> None:
-        self.run.out.print(renderable)
+        with writing_out():
+            self.run.out.print(renderable)
 
     def _trick_rows(self) -> List[LineTrick]:
         cards = list(self.before) + [mv.card for mv in self.moves]
@@ -338,8 +339,9 @@ class Session:
             else:
                 summarised = False
                 prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
-            self.run.out.print(prompt, end="")
-            sys.stdout.flush()
+            with writing_out():
+                self.run.out.print(prompt, end="")
+                sys.stdout.flush()
             line = sys.stdin.readline(MAX_LINE + 1)
             if len(line) > MAX_LINE:         # not a move (and maybe no end: /dev/zero)
                 self.say(Text(""))

@@ -14,6 +14,7 @@ characters.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -93,6 +94,27 @@ def board_json(board, **fields) -> dict:
 def file_name(path: str) -> str:
     """How a file is named in messages: ``-`` is ``<stdin>``."""
     return "<stdin>" if path == "-" else path
+
+
+class OutputFailed(Exception):
+    """Standard output cannot take the results (a full disk, /dev/full, a
+    file size limit): the run stops with this one message and status 2,
+    rather than solving every board only to fail each one's write and
+    blame the board."""
+
+
+@contextmanager
+def writing_out():
+    """Around a write to standard output: a reader that has gone is a
+    BrokenPipeError (status 141, quietly), any other failure OutputFailed."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe") from None
+        raise OutputFailed(f"cannot write standard output ({e.strerror or e})") from None
 
 
 class OutConsole(Console):
@@ -231,23 +253,26 @@ class Run:
         text = json.dumps(obj, ensure_ascii=False)
         if not render.can_encode(text, sys.stdout):
             text = json.dumps(obj)
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        with writing_out():
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
 
     def emit(self, renderable) -> None:
         """Output for people: pauses the progress bar when both streams
         share the terminal."""
         paused = self._pause()
         # A laid-out panel fits the width by construction: no cropping pass.
-        self.out.print(renderable, crop=not isinstance(renderable, render.LaidPanel))
-        sys.stdout.flush()
+        with writing_out():
+            self.out.print(renderable, crop=not isinstance(renderable, render.LaidPanel))
+            sys.stdout.flush()
         if paused:
             self._resume()
 
     def emit_text(self, text: str) -> None:
         paused = self._pause()
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        with writing_out():
+            sys.stdout.write(text)
+            sys.stdout.flush()
         if paused:
             self._resume()
 
@@ -426,8 +451,8 @@ class Run:
         except WhistError as e:
             label = f"board {board.label}" if board is not None else ""
             self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label))
-        except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError):
-            raise   # a reader that closed the pipe (| head) ends the run, quietly
+        except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError, OutputFailed):
+            raise   # a reader that closed the pipe (| head) ends the run, quietly; a full disk with a message
         except Exception as e:
             if os.environ.get("WHIST_SOLVE_DEBUG") and not isinstance(e, MemoryError):
                 raise

@@ -28,7 +28,8 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_html_target, strains_option, table_ranking_option, threads_option)
-from .runner import Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads
+from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads,
+                     writing_out)
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -71,7 +72,8 @@ def table(
     started = time.monotonic()
     writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
     if writer is not None:
-        writer.writerow(CSV_COLUMNS)
+        with writing_out():
+            writer.writerow(CSV_COLUMNS)
     repeats = Repeats()   # a deal that comes again is solved once
     done = 0
     page = HtmlPage("whist-solve table " + " ".join(files)) if html else None
@@ -167,13 +169,14 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
                        board.kitty)
     if writer is not None:
         deal = board.deal_string()
-        for s in strains:
-            for r in rankings:
-                row = table[s][r]
-                writer.writerow([board.label, deal, s, r, *(row[seat] for seat in SEATS),
-                                 "" if p is None else p.score,
-                                 "" if p is None else p.text().split(": ", 1)[1]])
-        sys.stdout.flush()
+        with writing_out():
+            for s in strains:
+                for r in rankings:
+                    row = table[s][r]
+                    writer.writerow([board.label, deal, s, r, *(row[seat] for seat in SEATS),
+                                     "" if p is None else p.score,
+                                     "" if p is None else p.text().split(": ", 1)[1]])
+            sys.stdout.flush()
         return
     if run.json:
         extra = {}

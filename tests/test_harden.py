@@ -291,6 +291,45 @@ def test_a_stderr_that_cannot_be_written_loses_only_the_messages(args):
     assert full[1].count(b"\n") == null[1].count(b"\n") > 0
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["table", "examples/deal.pbn", "examples/bidwhist.pbn", "--json"],
+                                  ["table", "examples/deal.pbn", "examples/bidwhist.pbn",
+                                   "--jobs", "2"],
+                                  ["table", "examples/deal.pbn", "--csv"],
+                                  ["solve", "examples/deal.pbn"],
+                                  ["review", "examples/played.pbn", "--json"],
+                                  ["deal", "--count", "3"]])
+def test_a_stdout_that_cannot_be_written_stops_the_run_with_one_message(args):
+    """>/dev/full: one message naming standard output, status 2; no board
+    is blamed for it and the run does not go on to solve the rest."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", *args], cwd=ROOT,
+                           stdin=subprocess.DEVNULL, stdout=full, stderr=subprocess.PIPE,
+                           timeout=300)
+    err = p.stderr.decode()
+    assert p.returncode == 2, err
+    assert err.strip().splitlines() == [
+        "error: cannot write standard output (No space left on device)"], err
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGXFSZ"), reason="needs RLIMIT_FSIZE")
+def test_a_file_size_limit_on_stdout_stops_the_run(tmp_path):
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+    out = tmp_path / "out.jsonl"
+    with open(out, "w") as f:
+        p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "table",
+                            "examples/deal.pbn", "examples/bidwhist.pbn", "--json"], cwd=ROOT,
+                           stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.PIPE,
+                           timeout=300, preexec_fn=limit)
+    err = p.stderr.decode()
+    assert p.returncode == 2, err
+    assert err.strip().splitlines() == ["error: cannot write standard output (File too large)"], err
+    assert out.stat().st_size <= 200
+
+
 def test_help_into_dev_null_is_a_success():
     p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "--help"], cwd=ROOT,
                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
