@@ -702,21 +702,42 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
 
     workers = pool_workers(backend.jobs, items, chunk)
     sizer = _Sizer(chunk, TASK_SECONDS["pool"], _length(items), workers)
+
+    def cannot_start(e: OSError) -> BatchError:
+        # (no /dev/shm for the pool's locks, fork refused: EAGAIN, too few
+        # file descriptors)
+        return BatchError(f"cannot start worker processes for --jobs {backend.jobs}: "
+                          f"{e.strerror or e} (try --jobs 1)")
+
     with terminate_on_signals(), _first_signal_only():
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
-                                   initargs=(os.getpid(),))
+        try:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
+                                       initargs=(os.getpid(),))
+        except OSError as e:
+            raise cannot_start(e) from None
         ok = False
+
+        def ended(e: BaseException) -> BatchError:
+            # (which signal ended it cannot be told reliably: the pool
+            # itself ends the other workers as soon as one is lost)
+            return BatchError("a worker process ended unexpectedly (killed, or out of memory); "
+                              "the run stops, the results written so far stand")
 
         def wait(fut, n):
             try:
                 return fut.result()
             except BrokenProcessPool as e:
-                raise BatchError(f"a worker process ended unexpectedly ({e})") from None
+                raise ended(e) from None
 
         try:
             def submit(block):
                 with _signals_blocked():
-                    return pool.submit(_run_chunk, func, block, tt_mb)
+                    try:
+                        return pool.submit(_run_chunk, func, block, tt_mb)
+                    except BrokenProcessPool as e:
+                        raise ended(e) from None
+                    except OSError as e:
+                        raise cannot_start(e) from None
 
             yield from _stream(submit, wait, items, sizer, max(1, workers * window),
                                return_exceptions)

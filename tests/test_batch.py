@@ -645,3 +645,47 @@ def test_a_second_signal_while_a_pool_ends_is_let_go():
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(0.2)                       # raised here without the guard
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _die_at_three(solver, n):
+    if n == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_pool_worker_that_dies_stops_the_run_with_a_batch_error():
+    """A worker killed (by the user, or the system out of memory) is one
+    clear error, whether the loss shows when a result is awaited or when
+    the next block is handed out."""
+    with pytest.raises(BatchError, match="a worker process ended unexpectedly"):
+        list(run_map(_die_at_three, range(40), backend_for(jobs=2), chunk=1))
+    psutil = pytest.importorskip("psutil")
+    deadline = time.monotonic() + 30
+    while psutil.Process().children(recursive=True) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert psutil.Process().children(recursive=True) == []
+
+
+@pytest.mark.parametrize("where", ["pool", "fork"])
+def test_worker_processes_that_cannot_start_say_so(monkeypatch, where):
+    """No /dev/shm for the pool's locks (the pool cannot be made), or the
+    system refusing to fork (EAGAIN): a BatchError that says what to do."""
+    import concurrent.futures
+    import errno as _errno
+
+    if where == "pool":
+        def refuse(*args, **kwargs):
+            raise OSError(_errno.EROFS, "Read-only file system")
+        monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+        reason = "Read-only file system"
+    else:
+        from concurrent.futures.process import ProcessPoolExecutor
+
+        def refuse(self, *args, **kwargs):
+            raise BlockingIOError(_errno.EAGAIN, "Resource temporarily unavailable")
+        monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse)
+        reason = "Resource temporarily unavailable"
+    with pytest.raises(BatchError) as info:
+        list(run_map(_table, _deals(3), backend_for(jobs=2)))
+    assert str(info.value) == (f"cannot start worker processes for --jobs 2: {reason} "
+                               "(try --jobs 1)")
