@@ -33,7 +33,7 @@ from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
-from .options import number_option
+from .options import baseline_option, number_option
 from .runner import EXIT_BAD, ErrConsole, OutConsole, writing_out
 
 
@@ -56,6 +56,7 @@ def bench(
         help="Stop the bridge-solver binary after this long on one deal (a failed run).",
         show_default=True),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
+                                                 callback=baseline_option,
                                                  help="Write node counts and times to a JSON baseline."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE",
                                             help="Compare with a saved baseline; exit 1 on a time regression."),

@@ -15,6 +15,7 @@ from html import escape
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 from whist_solve.cards import JOKERS, Position, sort_cards
+from whist_solve.files import replace_file
 from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
                                SUITS)
 
@@ -328,15 +329,17 @@ class HtmlPage:
                 + "\n".join(body) + "\n</body>\n</html>\n")
 
     def write(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.text())
+        # (a file name that is not UTF-8 comes from the system with its
+        # bytes as surrogates: shown with replacement characters)
+        text = self.text().encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        replace_file(path, text.encode("utf-8"))
 
 
 def write_page(run, page: HtmlPage, path: str) -> None:
     """Writes the page, or reports why it cannot (exit status 2)."""
     try:
         page.write(path)
-    except OSError as e:
+    except (OSError, ValueError) as e:
         run.error("", f"cannot write the HTML page {path}: {e.strerror or e}")
     else:
         run.err.print(f"wrote {path}", highlight=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -94,17 +95,48 @@ def html_option(value: Optional[str]) -> Optional[str]:
     if value.strip() == "-":
         raise typer.BadParameter("cannot write the HTML page to '-': standard output holds "
                                  "the results; give a file name (./- for a file named -)")
-    folder = os.path.dirname(value) or "."
-    problem = None
-    if os.path.isdir(value):
-        problem = "it is a directory"
-    elif not os.path.isdir(folder):
-        problem = f"no directory {folder}"
-    elif not os.access(folder, os.W_OK) or (os.path.exists(value) and not os.access(value, os.W_OK)):
-        problem = "permission denied"
+    problem = output_problem(value)
     if problem:
         raise typer.BadParameter(f"cannot write the HTML page {value}: {problem}")
     return value
+
+
+def baseline_option(value: Optional[Path]) -> Optional[Path]:
+    """bench --save-baseline FILE: refused up front, as --html, when FILE
+    cannot be written (before the benchmark, not after it)."""
+    if value is None:
+        return None
+    problem = output_problem(str(value)) if str(value).strip() else "an empty file name"
+    if problem:
+        raise typer.BadParameter(f"cannot write the baseline {value}: {problem}")
+    return value
+
+
+def output_problem(value: str) -> Optional[str]:
+    """Why a file a run writes at its end (--html, --save-baseline) could
+    not be written there, or None: checked before the run, so that an hour
+    of solving is not lost to a typing error.  (What only writing shows, a
+    full disk, is still reported when it is written.)"""
+    folder = os.path.dirname(value) or "."
+    if os.path.isdir(value):
+        return "it is a directory"
+    if os.path.islink(value):
+        try:
+            os.stat(value)
+        except FileNotFoundError:
+            pass                              # a dangling link: its target is made
+        except OSError as e:                  # a loop of links
+            return e.strerror or str(e)
+    if not os.path.isdir(folder):
+        return f"no directory {folder}"
+    try:
+        if os.stat(folder).st_nlink == 0:
+            return f"the directory {folder} has been deleted"
+    except OSError as e:
+        return e.strerror or str(e)
+    if not os.access(folder, os.W_OK) or (os.path.exists(value) and not os.access(value, os.W_OK)):
+        return "permission denied"
+    return None
 
 
 def check_html_target(html: Optional[str], files) -> None:
@@ -120,6 +152,13 @@ def check_html_target(html: Optional[str], files) -> None:
         if same:
             raise typer.BadParameter(f"cannot write the HTML page {html}: it is the input "
                                      f"file {f}", param_hint="--html")
+    try:
+        here, out = os.stat(html), os.fstat(1)
+    except (OSError, ValueError):
+        return
+    if (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino):
+        raise typer.BadParameter(f"cannot write the HTML page {html}: it is the standard "
+                                 "output, where the results go", param_hint="--html")
 
 
 def tt_option(value: int) -> int:

@@ -45,6 +45,7 @@ from .cards import JOKERS, Position
 from .dealing import random_deal
 from .engine import DEFAULT_TT_MB, dd_table
 from .errors import WhistError
+from .files import replace_file
 from .pbn import read_pbn_file
 from .vocab import SEATS, STRAINS
 
@@ -535,8 +536,8 @@ def _count(x, kind=int) -> bool:
 
 
 def save_baseline(path, reports: List[SetReport], jobs: int, tt_mb: float, repeat: int = 1) -> None:
-    Path(path).write_text(json.dumps(baseline_json(reports, jobs, tt_mb, repeat), indent=1) + "\n",
-                          encoding="utf-8")
+    replace_file(path, (json.dumps(baseline_json(reports, jobs, tt_mb, repeat), indent=1)
+                        + "\n").encode("utf-8"))
 
 
 def measure_set(rep: SetReport, jobs: int = 1, repeat: int = 1, solver=None, dds=None,

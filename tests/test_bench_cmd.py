@@ -439,3 +439,15 @@ def test_bench_time_options_that_are_no_number_are_usage_errors(args, words):
     assert r.exit_code == 2
     assert words in " ".join(r.stderr.split()) and "Error" not in r.stdout
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("where,problem", [("dir", "it is a directory"),
+                                           ("no/such/base.json", "no directory")])
+def test_bench_baseline_that_cannot_be_written_is_refused_before_the_run(tmp_path, where,
+                                                                         problem):
+    target = tmp_path if where == "dir" else tmp_path / where
+    r = _bench("--set", "endings", "--limit", "2", "--save-baseline", str(target))
+    assert r.exit_code == 2
+    said = " ".join(r.stderr.replace("\u2502", " ").split())
+    assert "cannot write the baseline" in said and problem in said
+    assert "deal(s)" not in r.stderr and r.stdout == ""      # nothing was measured

@@ -147,3 +147,48 @@ def test_html_cannot_write(tmp_path, command, source):
         assert "cannot write the HTML page" in said and problem in said
         assert "Traceback" not in r.stderr
         assert r.stdout == ""                      # nothing solved
+
+
+@pytest.mark.parametrize("command,source", [("solve", EXAMPLE), ("table", EXAMPLE)])
+def test_html_cannot_write_a_loop_of_links(tmp_path, command, source):
+    (tmp_path / "a.html").symlink_to(tmp_path / "b.html")
+    (tmp_path / "b.html").symlink_to(tmp_path / "a.html")
+    r = run([command, source, "--html", str(tmp_path / "a.html")])
+    assert r.exit_code == 2
+    said = " ".join(r.stderr.replace("\u2502", " ").split())
+    assert "cannot write the HTML page" in said and "symbolic links" in said
+    assert r.stdout == ""
+
+
+def test_html_page_of_a_file_whose_name_is_not_utf8(tmp_path):
+    """A file name the system gives as bytes that are not UTF-8: the page
+    shows it with a replacement character instead of failing (it had left
+    an empty page)."""
+    import os
+    import shutil
+    folder = os.fsencode(tmp_path)
+    name = os.path.join(folder, b"bad\xffname.pbn")
+    shutil.copyfile(os.fsencode(EXAMPLE), name)
+    page = tmp_path / "page.html"
+    r = run(["solve", os.fsdecode(name), "--json", "--html", str(page)])
+    assert r.exit_code == 0, r.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "bad\ufffdname.pbn" in text
+
+
+def test_a_page_that_fails_to_be_written_leaves_the_old_one(tmp_path, monkeypatch):
+    """The page is written to a file beside it that then takes its name: a
+    failure on the way (a full disk) leaves the last good page whole, and
+    no file of its own behind."""
+    import os
+    page = tmp_path / "page.html"
+    page.write_text("the old page")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", full)
+    r = run(["solve", EXAMPLE, "--html", str(page)])
+    assert r.exit_code == 2
+    assert "cannot write the HTML page" in r.stderr and "No space left on device" in r.stderr
+    assert page.read_text() == "the old page"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
