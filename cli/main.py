@@ -123,7 +123,7 @@ class _DefaultSolveGroup(TyperGroup):
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names \
                 and args[0] not in own:
             word = args[0]
-            if not word.startswith("-") and not os.path.exists(word) \
+            if not word.startswith("-") and not os.path.lexists(word) \
                     and ("." not in word and os.sep not in word):
                 _unknown_command(word, sorted(COMMANDS))
             args = [self.default_command, *args]

@@ -345,6 +345,9 @@ class Run:
         (``simulate``)."""
         for path in files:
             name = file_name(path)
+            if name in self._files and path == "-":
+                self.error(name, "standard input given more than once (it was read the first time)")
+                continue
             if name not in self._files:
                 self._files.append(name)
             try:
@@ -354,6 +357,9 @@ class Run:
                 continue
             except (OSError, UnicodeDecodeError, ValueError) as e:
                 self.error(name, f"cannot read the file: {e}")
+                continue
+            except MemoryError:
+                self.error(name, "cannot read the file: out of memory")
                 continue
             except Exception as e:  # an unexpected failure of the reader
                 self.error(name, f"cannot read the file ({type(e).__name__}: {e})")

@@ -67,7 +67,7 @@ from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, pa
                     sort_cards)
 from .dealing import random_deal
 from ._engine import KEEP_LIMITS, exchange_keeps
-from .engine import BID_TT_MB, engine_card
+from .engine import BID_TT_MB, engine_card, grow_solvers
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, Contract, bid_kind,
                     bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
@@ -1099,20 +1099,6 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
         return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
     solvers = grow_solvers([solver] + list(helpers)[:threads - 1], threads, tt_mb)
     return _threaded_options(hands, kitty, bidder, options, groups, solvers)
-
-
-def grow_solvers(solvers: list, n: int, tt_mb: float) -> list:
-    """Add solvers of ``tt_mb`` MB to the list ``solvers`` until it holds
-    ``n``, or fewer when the memory for another table is not there; return
-    the list."""
-    from .engine import Solver, TableMemoryError
-
-    while len(solvers) < n:
-        try:
-            solvers.append(Solver(tt_mb))
-        except TableMemoryError:
-            break
-    return solvers
 
 
 def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> List[Exchange]:

@@ -387,6 +387,18 @@ def _table_args(hands, strains, rankings, solver):
     return hands, strains, rankings
 
 
+def grow_solvers(solvers: list, n: int, tt_mb: float) -> list:
+    """Add solvers of ``tt_mb`` MB to the list ``solvers`` until it holds
+    ``n``, or fewer when the memory for another table is not there; return
+    the list."""
+    while len(solvers) < n:
+        try:
+            solvers.append(Solver(tt_mb))
+        except TableMemoryError:
+            break
+    return solvers
+
+
 def _guess(guess, left: int) -> int:
     """A first target for Core.value: ``guess`` within -1 (none) .. left."""
     return min(max(operator.index(guess), -1), left)
@@ -428,12 +440,14 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     search, derived, leaders = table_searches(hands, strains, symmetry)
     rows = [(strain, ranking) for strain in strains for ranking in rankings if leaders[strain]]
     threads = max(1, min(operator.index(threads), len(rows)))
-    if threads == 1:
-        solver = solver or Solver(tt_mb)
+    solver = solver or Solver(tt_mb)
+    # (fewer threads when the memory for another table is not there: one
+    # thread needs only the first solver's)
+    solvers = grow_solvers([solver], threads, tt_mb)
+    if len(solvers) == 1:
         done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
     else:
-        done = _threaded_table(hands, rows, [solver or Solver(tt_mb)] +
-                               [Solver(tt_mb) for _ in range(threads - 1)], leaders=leaders)
+        done = _threaded_table(hands, rows, solvers, leaders=leaders)
     table: dict = {strain: {} for strain in strains}
     tricks = len(hands[0])
     for ranking in rankings:

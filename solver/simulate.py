@@ -35,11 +35,12 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
-                  bid_score, contract_name, grow_solvers, min_level)
+                  bid_score, contract_name, min_level)
 from .cards import Position, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, parse_seat, strain_of
-from .engine import DEFAULT_TT_MB, Solver, engine_card, equal_card_groups, first_guess
+from .engine import (DEFAULT_TT_MB, Solver, engine_card, equal_card_groups, first_guess,
+                     grow_solvers)
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",

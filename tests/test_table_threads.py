@@ -64,3 +64,22 @@ def test_one_row_on_two_threads_equals_one_thread():
     # once that table fills up, takes the row's second side)
     hands = _deal(8, 13)
     assert dd_table(hands, strains=("NT",), threads=2) == dd_table(hands, strains=("NT",))
+
+
+def test_threads_without_memory_for_their_tables_fall_back_to_fewer(monkeypatch):
+    """A table for each further thread that the memory cannot hold: the
+    threads that fit solve it (one, here), with the same values, instead of
+    the board failing (`ulimit -v` with the default threads)."""
+    from whist_solve.engine import Solver, TableMemoryError
+
+    hands = _deal(7, 10)
+    expected = dd_table(hands, solver=Solver(8), threads=1)
+    first = Solver(8)
+    made = []
+
+    def no_room(self, *args, **kwargs):
+        made.append(1)
+        raise TableMemoryError("a transposition table of 8 MB is more than the memory available")
+    monkeypatch.setattr(Solver, "__init__", no_room)
+    assert dd_table(hands, solver=first, threads=2, tt_mb=8) == expected
+    assert made == [1]                 # the second thread's table was asked for
