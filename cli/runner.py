@@ -9,7 +9,7 @@ Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input
 number when ended by SIGTERM (143) or SIGHUP (129) (the worker processes
 end with the command), 141 standard output closed by its reader
 (``| head``).  Error output is bounded: the first ``MAX_ERRORS_PER_FILE``
-errors of a file, then a count; quoted values are cut at ``MAX_QUOTED``
+errors (and as many warnings) of a file, then a count; quoted values are cut at ``MAX_QUOTED``
 characters.
 """
 from __future__ import annotations
@@ -187,6 +187,7 @@ class Run:
         self._live = False
         self._batches: list = []      # the runs of Run.map, ended by interruptible()
         self._errors: dict = {}       # file -> errors reported on it
+        self._warnings: dict = {}     # file -> warnings said about it
         self._files: List[str] = []   # the files named so far (for counting errors)
         self._held: Optional[list] = None   # messages kept back while a board is prepared (held_messages)
 
@@ -236,15 +237,25 @@ class Run:
         self._message("error", "bold red", where, text)
 
     def error_summary(self) -> None:
-        """'... and K more errors in FILE' for the files whose errors were cut."""
-        for name, n in self._errors.items():
-            if n > MAX_ERRORS_PER_FILE:
-                more = n - MAX_ERRORS_PER_FILE
-                self._message("error", "bold red", "",
-                              f"... and {more} more error{'s' if more > 1 else ''} in {name}")
-        self._errors = {k: min(v, MAX_ERRORS_PER_FILE) for k, v in self._errors.items()}
+        """'... and K more errors in FILE' for the files whose errors (or
+        warnings) were cut."""
+        for kind, style, counts in (("error", "bold red", self._errors),
+                                    ("warning", "bold yellow", self._warnings)):
+            for name, n in counts.items():
+                if n > MAX_ERRORS_PER_FILE:
+                    more = n - MAX_ERRORS_PER_FILE
+                    self._message(kind, style, "",
+                                  f"... and {more} more {kind}{'s' if more > 1 else ''} in {name}")
+            counts.update({k: min(v, MAX_ERRORS_PER_FILE) for k, v in counts.items()})
 
     def warning(self, where: str, text: str) -> None:
+        """A warning, at most MAX_ERRORS_PER_FILE of them a file (a file of
+        20,000 unplayed boards given to review said so 20,000 times)."""
+        name = self._file_of(where)
+        if name:
+            n = self._warnings[name] = self._warnings.get(name, 0) + 1
+            if n > MAX_ERRORS_PER_FILE:
+                return
         self._message("warning", "bold yellow", where, text)
 
     # ---- output --------------------------------------------------------

@@ -495,6 +495,17 @@ def test_errors_are_capped_per_file(tmp_path):
     assert len(json_lines(result)) == 1        # the good board is still solved
 
 
+def test_warnings_are_capped_per_file(tmp_path):
+    """review of many unplayed boards: 20 warnings, then a count."""
+    text = "".join(board(str(i), TWO, '[Trump "NT"]', '[Leader "N"]')
+                   for i in range(1, 51))
+    path = write(tmp_path, "unplayed.pbn", text)
+    result = run(["review", path, "--json"])
+    lines = result.stderr.strip().splitlines()
+    assert sum(ln.startswith("warning:") for ln in lines) == 21, lines
+    assert lines[-1] == f"warning: ... and 30 more warnings in {path}"
+
+
 def test_long_tag_values_are_cut_in_messages(tmp_path):
     long = "x" * 100_000
     path = write(tmp_path, "long.pbn", board("1", TWO, f'[Trump "{long}"]', '[Leader "N"]'))
