@@ -197,6 +197,8 @@ class Run:
         t = Text()
         t.append(f"{kind}: ", style=style)
         if where:
+            if len(where) > MAX_MESSAGE:       # a path of thousands of characters
+                where = where[:MAX_QUOTED] + "\u2026" + where[-MAX_QUOTED:]
             t.append(f"{where}: ")
         t.append(shorten(text))
         if self._held is not None:

@@ -753,3 +753,16 @@ def test_a_loop_of_links_as_the_first_word_is_a_file(tmp_path):
     assert status == 2
     assert "no command" not in err and "symbolic links" in err, err
     no_traceback(err)
+
+
+def test_a_very_long_path_is_cut_in_messages(tmp_path):
+    folder = tmp_path
+    for letter in "def":
+        folder = folder / (letter * 200)
+    folder.mkdir(parents=True)
+    path = write(folder, "x.pbn", board("1", "N:AKQ. JT9. 876. 543."))
+    result = run(["solve", path, "--json"])
+    line = result.stderr.strip().splitlines()[0]
+    assert "\u2026" in line and line.endswith("needs 4 suit groups S.H.D.C (and an optional "
+                                              "joker group)")
+    assert len(line) < 400, len(line)
