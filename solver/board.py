@@ -463,8 +463,8 @@ class Board:
         return self._parsed_tag("Contract", parse_contract)
 
     def game(self) -> str:
-        """'classic' or 'bid': the Variant tag, else 'bid' when the deal has
-        jokers or a kitty."""
+        """'classic' or 'bid': the Variant tag, else 'bid' when the deal, or
+        the Unseen cards of a partial deal, have jokers, or there is a kitty."""
         value = self.tag("Variant")
         if value is not None:
             v = re.sub(r"[\s_-]+", "", value.lower())
@@ -477,6 +477,11 @@ class Board:
                 return "bid"
             raise self._err(f"bad Variant tag {value!r} (expected classic or bid)")
         jokers = any(is_joker(c) for h in (self._known or []) if h is not None for c in h)
+        if not jokers and self.tag("Unseen") is not None:
+            try:
+                jokers = any(is_joker(c) for c in self.unseen() or ())
+            except WhistError:
+                pass               # (a bad Unseen tag is reported where it is read)
         return "bid" if jokers or self._kitty else "classic"
 
     def trump(self, override: Optional[str] = None) -> Optional[str]:

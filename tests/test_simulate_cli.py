@@ -177,6 +177,8 @@ def test_board_that_gives_too_little(tmp_path):
     (['[TrumpCard "H7"]'], "the TrumpCard H7 needs a Dealer tag"),
     (['[Unseen "AKQ.AKQ.AKQ.AKQ"]', '[Contract "4S"]', '[Declarer "S"]'], "bad Unseen tag: SK is also in W's hand"),
     (['[Unseen "S2 S2 H2"]'], "bad Unseen tag: card S2 appears twice"),
+    (['[Variant "classic"]', '[Unseen "JH JL S2"]'],
+     "bad Unseen tag: a joker in a game without jokers"),
 ])
 def test_bad_tags_are_board_errors(tmp_path, tags, message):
     path = write(tmp_path, "t.pbn", board("Z", "W:KQ3.92.QJT7.A854 - - -", *tags) + TRICKS)
@@ -274,3 +276,18 @@ def test_time_budget_nan_is_a_usage_error(tmp_path):
     r = run(["simulate", path, "--json", "--count", "1", "--time", "nan"])
     assert r.exit_code == 2 and r.stdout == ""
     assert "nan: expected a number" in r.stderr
+
+
+def test_jokers_among_the_unseen_cards_make_the_game_bid_whist(tmp_path):
+    """A bid whist bidder who holds no joker: the jokers listed as unseen
+    say the game (with no Variant tag), as jokers in the Deal would."""
+    from whist_solve.cards import full_deck
+    held = "SA SK SQ S9 S5 HK H3 DA D8 CQ CJ C2".split()
+    unseen = ["JH", "JL"] + [c for c in full_deck(False) if c not in held]
+    path = write(tmp_path, "u.pbn", board("U", "S:AKQ95.K3.A8.QJ2 - - -", '[Bidder "S"]',
+                                          f'[Unseen "{" ".join(unseen)}"]'))
+    res = run(["simulate", path, "--json", "--count", "4", "--seed", "3"])
+    assert res.exit_code == 0, res.stderr
+    o = json_lines(res)[0]
+    assert o["question"] == "bid" and o["bidder"] == "S"
+    assert len(o["options"]) == 10
