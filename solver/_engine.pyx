@@ -41,7 +41,7 @@ from cpython cimport array
 import array as _array
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
-from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, spread_even
+from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, pdep32, spread_even
 from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
@@ -135,19 +135,18 @@ cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
     """The cards a table pattern covers in the current position: the top
     popcount(mask)/2 cards of each suit."""
     cdef uint64_t w = 0
-    cdef int s, n
-    cdef uint32_t pres, top
+    cdef int s, n, below
+    cdef uint32_t pres
     for s in range(4):
         n = popc(<uint32_t> ((msk[s >> 1] >> (32 * (s & 1))) & 0xFFFFFFFFu)) >> 1
         if n == 0:
             continue
         pres = present(c, s)
-        top = 0
-        while n > 0 and pres:
-            top |= 1u << highbit(pres)
-            pres &= ~top
-            n -= 1
-        w |= (<uint64_t> top) << (16 * s)
+        below = popc(pres) - n
+        if below > 0:
+            # the top n cards: all but the lowest `below` of them
+            pres &= ~pdep32((1u << below) - 1, pres)
+        w |= (<uint64_t> pres) << (16 * s)
     return w
 
 

@@ -427,16 +427,24 @@ cdef inline int tt_class(uint64_t* msk, int* sh) noexcept nogil:
     return cls
 
 
-cdef inline uint32_t tt_sub(uint64_t* own, int cls, int* sh) noexcept nogil:
-    """Key of the class slot of class cls that a position (or pattern) with
-    these owner words belongs to: the class (bits 16-19) and the owners of
-    those top cards (bits 0-7)."""
+cdef inline uint32_t tt_tops(uint64_t* own, int* sh) noexcept nogil:
+    """The owners of the suits' top cards, two bits a suit (bits 2s, 2s+1;
+    0 for a suit without cards): what tt_sub takes from a position."""
     cdef int s
-    cdef uint32_t sub = <uint32_t> (cls << 16)
+    cdef uint32_t tops = 0
     for s in range(4):
-        if (cls >> s) & 1:
-            sub |= <uint32_t> (((own[s >> 1] >> sh[s]) & 3) << (2 * s))
-    return sub
+        if sh[s] >= 0:
+            tops |= <uint32_t> (((own[s >> 1] >> sh[s]) & 3) << (2 * s))
+    return tops
+
+
+cdef inline uint32_t tt_sub(uint32_t tops, int cls) noexcept nogil:
+    """Key of the class slot of class cls that a position (or pattern) with
+    these top-card owners (tt_tops) belongs to: the class (bits 16-19) and
+    the owners of those top cards (bits 0-7)."""
+    cdef uint32_t c = <uint32_t> cls
+    cdef uint32_t fields = ((c & 1) | ((c & 2) << 1) | ((c & 4) << 2) | ((c & 8) << 3)) * 3
+    return (c << 16) | (tops & fields)
 
 
 cdef inline TTSlot* tt_likely_list(TTable* t, TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
@@ -454,7 +462,7 @@ cdef inline TTSlot* tt_likely_list(TTable* t, TTShape* sp, uint64_t* own, int* s
     for s in range(4):
         if sh[s] >= 0:
             full |= 1 << s
-    return t.slots + tt_start(t, sp, tt_sub(own, full, sh))
+    return t.slots + tt_start(t, sp, tt_sub(tt_tops(own, sh), full))
 
 
 cdef inline uint32_t tt_leaf(uint64_t* own, uint32_t sub, int cls2, int* sh) noexcept nogil:
@@ -575,14 +583,15 @@ cdef inline int tt_probe(TTable* t, TTShape* sp, uint64_t* own, int* sh, int nee
     cdef TTSlot* e
     cdef TTSlot* leaf
     cdef int cls, r, cls2
-    cdef uint32_t classes, seconds, sub
+    cdef uint32_t classes, seconds, sub, tops
     if not found:
         return -1
+    tops = tt_tops(own, sh)
     classes = d.classes
     while classes:
         cls = __builtin_ctz(classes)
         classes &= classes - 1
-        sub = tt_sub(own, cls, sh)
+        sub = tt_sub(tops, cls)
         e = tt_list(t, sp, d, sub)
         if e == NULL:
             continue
@@ -909,7 +918,7 @@ cdef inline void tt_store_in(TTable* t, TTShape* sp, uint64_t* own, int* sh, uin
     cdef TTSlot* leaf
     t.stores += 1
     cls = tt_class(msk, sh)
-    sub = tt_sub(own, cls, sh)
+    sub = tt_sub(tt_tops(own, sh), cls)
     if (t.used + 3) * (TT_GROW_AT if t.nslots * 4 < t.maxslots else TT_GROW_LATE) > t.nslots \
             and t.nslots < t.maxslots and not shared:
         tt_grow(t, t.nslots * 2)
