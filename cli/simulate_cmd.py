@@ -20,7 +20,8 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.batch import BatchError, default_jobs, run_map, terminate_on_signals
+from whist_solve.batch import (BatchError, WorkersUnavailable, default_jobs, run_map,
+                               terminate_on_signals)
 from whist_solve.constraints import ConstraintError, Constraints
 from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
@@ -148,6 +149,7 @@ def simulate(
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
+    jobs_given = jobs is not None
     if jobs is None:
         # the samples are independent: one process per CPU keeps every core
         # busy (threads within a sample wait on its slowest option)
@@ -170,7 +172,18 @@ def simulate(
                     if problem.question == "bid":
                         problem = dataclasses.replace(problem, threads=worker_threads(threads, backend))
                     n = count if count is not None else DEFAULT_COUNT[problem.question]
-                    agg = _run_board(run, where, board, problem, n, seed, time_budget, backend)
+                    try:
+                        agg = _run_board(run, where, board, problem, n, seed, time_budget,
+                                         backend)
+                    except WorkersUnavailable as e:
+                        if jobs_given or scheduler or backend.jobs == 1:
+                            raise Unreachable(str(e)) from None
+                        # the default --jobs: go on in this process
+                        run.warning("--jobs", f"cannot start worker processes ({e.reason}); "
+                                              "the simulation goes on in this process")
+                        backend = run.backend(1, None)
+                        agg = _run_board(run, where, board, problem, n, seed, time_budget,
+                                         backend)
                     _report(run, board, agg)
             except Interrupted as e:
                 interrupted = e

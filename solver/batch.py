@@ -160,6 +160,17 @@ class BatchError(WhistError):
     version)."""
 
 
+class WorkersUnavailable(BatchError):
+    """The worker processes of a local pool cannot start (no /dev/shm for
+    its locks, fork refused, too few file descriptors); ``reason`` says
+    why."""
+
+    def __init__(self, jobs: int, reason: str):
+        super().__init__(f"cannot start worker processes for --jobs {jobs}: {reason} "
+                         "(try --jobs 1)")
+        self.reason = reason
+
+
 class SolverUnavailable(WhistError):
     """A worker could not make its Solver (table too large for the memory)."""
 
@@ -706,8 +717,7 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
     def cannot_start(e: OSError) -> BatchError:
         # (no /dev/shm for the pool's locks, fork refused: EAGAIN, too few
         # file descriptors)
-        return BatchError(f"cannot start worker processes for --jobs {backend.jobs}: "
-                          f"{e.strerror or e} (try --jobs 1)")
+        return WorkersUnavailable(backend.jobs, e.strerror or str(e))
 
     with terminate_on_signals(), _first_signal_only():
         try:

@@ -291,3 +291,32 @@ def test_jokers_among_the_unseen_cards_make_the_game_bid_whist(tmp_path):
     o = json_lines(res)[0]
     assert o["question"] == "bid" and o["bidder"] == "S"
     assert len(o["options"]) == 10
+
+
+@pytest.mark.parametrize("given", [False, True])
+def test_worker_processes_that_cannot_start(tmp_path, monkeypatch, given):
+    """No worker processes (no /dev/shm, fork refused): with the default
+    --jobs the simulation goes on in this process, with a warning, and
+    gives the same result as --jobs 1; with --jobs asked for, one error."""
+    import concurrent.futures
+
+    from whist_solve.cli import simulate_cmd
+    path = write(tmp_path, "l.pbn", LEAD)
+    args = ["simulate", path, "--json", "--count", "6", "--seed", "5"]
+    one = json_lines(run(args + ["--jobs", "1"]))
+
+    def no_pool(*a, **k):
+        raise OSError(30, "Read-only file system")
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(simulate_cmd, "default_jobs", lambda: 2)
+    res = run(args + (["--jobs", "2"] if given else []))
+    if given:
+        assert res.exit_code == 2
+        assert ("error: --jobs: cannot start worker processes for --jobs 2: Read-only file "
+                "system (try --jobs 1)") in res.stderr
+        assert res.stdout == ""
+    else:
+        assert res.exit_code == 0, res.stderr
+        assert ("warning: --jobs: cannot start worker processes (Read-only file system); the "
+                "simulation goes on in this process") in res.stderr
+        assert json_lines(res) == one
