@@ -9,8 +9,8 @@ Exit status: 0 success, 1 a negative verdict, 2 bad usage or bad input
 number when ended by SIGTERM (143) or SIGHUP (129) (the worker processes
 end with the command), 141 standard output closed by its reader
 (``| head``).  Error output is bounded: the first ``MAX_ERRORS_PER_FILE``
-errors (and as many warnings) of a file, then a count; quoted values are cut at ``MAX_QUOTED``
-characters.
+errors (and as many warnings) of a file, then a count; quoted values are
+cut at ``MAX_QUOTED`` characters.
 """
 from __future__ import annotations
 
@@ -228,15 +228,21 @@ class Run:
                 return name
         return ""
 
+    def _over_cap(self, counts: dict, where: str) -> bool:
+        """Count a message about ``where``'s file in ``counts``: True once
+        that file has had MAX_ERRORS_PER_FILE of them (the rest are only
+        counted, for error_summary)."""
+        name = self._file_of(where)
+        if not name:
+            return False
+        n = counts[name] = counts.get(name, 0) + 1
+        return n > MAX_ERRORS_PER_FILE
+
     def error(self, where: str, text: str) -> None:
         self.status = max(self.status, EXIT_BAD)
         self.bad.add(where)
-        name = self._file_of(where)
-        if name:
-            n = self._errors[name] = self._errors.get(name, 0) + 1
-            if n > MAX_ERRORS_PER_FILE:
-                return
-        self._message("error", "bold red", where, text)
+        if not self._over_cap(self._errors, where):
+            self._message("error", "bold red", where, text)
 
     def error_summary(self) -> None:
         """'... and K more errors in FILE' for the files whose errors (or
@@ -253,12 +259,8 @@ class Run:
     def warning(self, where: str, text: str) -> None:
         """A warning, at most MAX_ERRORS_PER_FILE of them a file (a file of
         20,000 unplayed boards given to review said so 20,000 times)."""
-        name = self._file_of(where)
-        if name:
-            n = self._warnings[name] = self._warnings.get(name, 0) + 1
-            if n > MAX_ERRORS_PER_FILE:
-                return
-        self._message("warning", "bold yellow", where, text)
+        if not self._over_cap(self._warnings, where):
+            self._message("warning", "bold yellow", where, text)
 
     # ---- output --------------------------------------------------------
 

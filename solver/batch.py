@@ -719,6 +719,11 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
         # file descriptors)
         return WorkersUnavailable(backend.jobs, e.strerror or str(e))
 
+    # (which signal ended a worker cannot be told reliably: the pool itself
+    # ends the other workers as soon as one is lost)
+    lost = ("a worker process ended unexpectedly (killed, or out of memory); "
+            "the run stops, the results written so far stand")
+
     with terminate_on_signals(), _first_signal_only():
         try:
             pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_pool_worker,
@@ -727,25 +732,19 @@ def _run_pool(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
             raise cannot_start(e) from None
         ok = False
 
-        def ended(e: BaseException) -> BatchError:
-            # (which signal ended it cannot be told reliably: the pool
-            # itself ends the other workers as soon as one is lost)
-            return BatchError("a worker process ended unexpectedly (killed, or out of memory); "
-                              "the run stops, the results written so far stand")
-
         def wait(fut, n):
             try:
                 return fut.result()
-            except BrokenProcessPool as e:
-                raise ended(e) from None
+            except BrokenProcessPool:
+                raise BatchError(lost) from None
 
         try:
             def submit(block):
                 with _signals_blocked():
                     try:
                         return pool.submit(_run_chunk, func, block, tt_mb)
-                    except BrokenProcessPool as e:
-                        raise ended(e) from None
+                    except BrokenProcessPool:
+                        raise BatchError(lost) from None
                     except OSError as e:
                         raise cannot_start(e) from None
 
