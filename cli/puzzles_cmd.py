@@ -25,7 +25,7 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT, check_html_target, html_option)
-from .runner import EXIT_NEGATIVE, EXIT_OK, Run, board_json, map_prepared
+from .runner import EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared
 
 
 @dataclass
@@ -83,6 +83,8 @@ def puzzles(
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader)
+        if pos.is_over():
+            return Over((pos, board_goal(board, pos)))   # every trick recorded
         return pos, board_goal(board, pos)
 
     with run.interruptible():
@@ -91,7 +93,11 @@ def puzzles(
             with run.guard(where, board):
                 if isinstance(result, Exception):
                     raise result
-                if _puzzle_board(run, where, board, leader, *item, *result, page=page):
+                if isinstance(item, Over):
+                    solved = _over_puzzle(run, board, leader, *item.what)
+                else:
+                    solved = _puzzle_board(run, where, board, leader, *item, *result, page=page)
+                if solved:
                     tally.solved += 1
                 else:
                     tally.failed += 1
@@ -112,10 +118,32 @@ def puzzles(
 def puzzle_work(solver, item):
     """One position solved, with the alternatives along its optimal line
     (run on a worker with --jobs or --scheduler)."""
+    if isinstance(item, Over):
+        return None
     pos, _ = item
     result = solver.solve(pos, cards=True, line=True)
     turn_cards = {c: int(n) for c, n in result.cards.items()}
     return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))
+
+
+def _over_puzzle(run: Run, board, leader, pos: Position, goal) -> bool:
+    """A puzzle whose Play section records every trick: the goal (the
+    tricks still to take from there) is reached only if it asks for none."""
+    solved = goal.tricks <= 0
+    if run.json:
+        run.emit_json(board_json(
+            board, title=board.tags.get("Title", "").strip() or None,
+            comment=" ".join(" ".join(board.comments).split()) or None,
+            goal={"side": goal.side, "tricks": goal.tricks, "from": goal.source},
+            tricks=0, solved=solved, line=[], trump=pos.trump or "NT", ranking=pos.ranking,
+            leader=SEATS[board.leader(leader)], turn=None, cards={}, key=[], tricks_left=0,
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, file=board.file))
+    else:
+        side = SIDE_NAMES[goal.side]
+        said = (f"Goal reached: {side} needed no more tricks." if solved else
+                f"Goal not reached: {side} needed {goal.tricks} more.")
+        run.emit(render.play_over(run.style, board, pos, said))
+    return solved
 
 
 def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, result,

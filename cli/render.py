@@ -1042,6 +1042,19 @@ def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = ""
     return t
 
 
+def play_over(st: Style, board, pos, goal_line: str = "") -> Text:
+    """A board whose Play section records every trick: nothing is left to
+    solve; who took how many (and, for a puzzle, its goal's verdict)."""
+    t = Text()
+    t.append(board_title(board), style="bold")
+    t.append(f"\nThe play is over: N-S took {pos.ns_tricks}, E-W {pos.ew_tricks}.")
+    if goal_line:
+        t.append("\n" + goal_line)
+    t.append("\n(review compares the play with double-dummy; --after-trick K solves from an "
+             "earlier trick.)", style="dim")
+    return t
+
+
 def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures) -> Text:
     """The last line of ``puzzles`` (stderr): solved, failed, errors, time."""
     t = Text()

@@ -503,6 +503,15 @@ class Repeat:
         self.key = key
 
 
+class Over:
+    """A work item standing for a board whose Play section records every
+    trick: nothing is left to solve, the work functions skip it.  ``what``:
+    what the command needs to report it (its position, or more)."""
+
+    def __init__(self, what):
+        self.what = what
+
+
 class Repeats:
     """The questions of one run: ``item(key, prepared)`` gives ``prepared``
     the first time and a :class:`Repeat` after; ``answer(item, result)``

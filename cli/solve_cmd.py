@@ -16,7 +16,7 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
                       SCHEDULER_OPT, TRUMP_OPT, TT_OPT, check_html_target)
-from .runner import Repeat, Repeats, Run, board_json, map_prepared
+from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
 
 
 def solve(
@@ -54,12 +54,17 @@ def solve(
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
+        if pos.is_over():
+            return Over(pos)              # every trick recorded: nothing to solve
         return repeats.item(pos, (pos, analyse))
 
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, solve_work, backend,
                                                        tt_mb):
             with run.guard(where, board):
+                if isinstance(item, Over):
+                    _over_board(run, board, leader, item.what)
+                    continue
                 pos = item.key if isinstance(item, Repeat) else item[0]
                 result = repeats.answer(pos, item, result)
                 if isinstance(result, Exception):
@@ -74,7 +79,7 @@ def solve_work(solver, item):
     """One board's solution, and with ``analyse`` the alternatives along its
     line (run on a worker with --jobs or --scheduler); nothing for a
     repeated position (its first board's answer is used)."""
-    if isinstance(item, Repeat):
+    if isinstance(item, (Repeat, Over)):
         return None
     pos, analyse = item
     # From an empty table: the node count printed is then this board's
@@ -85,6 +90,19 @@ def solve_work(solver, item):
         return result, None
     cards = {c: int(n) for c, n in result.cards.items()}
     return result, analyse_line(solver, pos, list(result.line or []), cards)
+
+
+def _over_board(run: Run, board, leader, pos: Position) -> None:
+    """A board whose Play section records every trick: the tricks each side
+    took, and nothing to solve (no side on turn, no card, no line)."""
+    if run.json:
+        run.emit_json(board_json(
+            board, trump=pos.trump or "NT", ranking=pos.ranking,
+            leader=SEATS[board.leader(leader)], turn=None, tricks=0, cards={}, line=[],
+            ns_tricks=0, ew_tricks=0, tricks_left=0, trick=[], trick_leader=SEATS[pos.leader],
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, nodes=0, file=board.file))
+    else:
+        run.emit(render.play_over(run.style, board, pos))
 
 
 def _solve_board(run: Run, where: str, board, leader, pos: Position, result, analysis,

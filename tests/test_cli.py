@@ -117,6 +117,38 @@ def test_solve_current_trick_counts_and_play_section(tmp_path):
     assert b["won"] == {"NS": 1, "EW": 0}
 
 
+def test_solve_and_puzzles_of_a_board_whose_play_is_over(tmp_path):
+    """Every trick recorded (as BBO's records are): not bad input, but the
+    finished position: no side on turn, nothing left, the tricks each side
+    took; a puzzle's goal is then reached only if it asks for no more."""
+    p = tmp_path / "over.pbn"
+    # N leads SA (N-S win it), then N's S2 wins the last trick: N-S take both
+    p.write_text(
+        board(1, TWO, '[Trump "NT"]', '[Leader "N"]', '[Contract "1NT"]', '[Declarer "W"]',
+              play='[Play "N"]\nSA SK C2 D3\nS2 D2 C3 D4\n*')
+        + board(2, TWO, '[Trump "NT"]', '[Leader "N"]', '[Goal "EW 1"]',
+                play='[Play "N"]\nSA SK C2 D3\nS2 D2 C3 D4\n*'))
+    r = run(["solve", "--json", str(p)])
+    assert r.exit_code == 0, r.stderr
+    a, b = json_lines(r)
+    assert a["turn"] is None and a["tricks"] == 0 and a["tricks_left"] == 0
+    assert a["cards"] == {} and a["line"] == []
+    assert a["won"] == {"NS": 2, "EW": 0} and a["trick_leader"] == "N"
+    r = run(["solve", str(p)])
+    assert r.exit_code == 0 and "The play is over: N-S took 2, E-W 0." in r.stdout
+    # puzzles: 1NT by W needs 7 of 2 tricks less none won (fails); EW 1 more (fails)
+    r = run(["puzzles", "--json", str(p)])
+    assert r.exit_code == 1
+    assert [(o["solved"], o["tricks"], o["turn"]) for o in json_lines(r)] == [
+        (False, 0, None), (False, 0, None)]
+    q = tmp_path / "made.pbn"
+    q.write_text(board(3, TWO, '[Trump "NT"]', '[Leader "N"]', '[Goal "NS 0"]',
+                       play='[Play "N"]\nSA SK C2 D3\nS2 D2 C3 D4\n*'))
+    r = run(["puzzles", str(q)])
+    assert r.exit_code == 0, r.stderr
+    assert "Goal reached: N-S needed no more tricks." in r.stdout
+
+
 def test_solve_jokers_no_trump_and_trump(tmp_path):
     # N: JH SA  E: SK HA  S: S2 H2  W: SQ H3; North leads.
     # At no-trump a joker never wins: SA first wins, then JH loses to HA: 1.
