@@ -497,6 +497,11 @@ class Board:
                 if contract is None and self.tag("TrumpCard") is not None:
                     return self.trump_card()[0]
                 if contract is None:
+                    raw = self.tags.get("Contract")
+                    if raw is not None:      # PBN's "?" (unknown) or "" (none)
+                        raise self._err(f"missing trump: no Trump tag, and the Contract is "
+                                        f"{'unknown' if raw.strip() == '?' else 'empty'} "
+                                        f"({raw.strip()!r}); give --trump")
                     raise self._err("missing trump: no Trump tag or Contract")
                 if contract.passed:
                     raise self._err("missing trump: the board was passed out (Contract "

@@ -1046,3 +1046,12 @@ def test_too_many_items_without_an_empty_line_are_bad_input(monkeypatch):
     bad, good = read_pbn(text)
     assert any("more than 300 items without an empty line" in e for e in bad.errors), bad.errors
     assert good.errors == []
+
+
+@pytest.mark.parametrize("value, said", [("?", "unknown ('?')"), ("", "empty ('')")])
+def test_missing_trump_with_a_contract_of_no_value_says_so(value, said):
+    b = one(f'[Board "3"]\n[Deal "N:A... K... Q... J..."]\n[Contract "{value}"]\n'
+            '[Leader "N"]\n')
+    with pytest.raises(WhistError, match=re.escape(
+            f"board 3: missing trump: no Trump tag, and the Contract is {said}; give --trump")):
+        b.position()
