@@ -25,7 +25,7 @@ from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
 from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
-from .runner import EXIT_BAD, Run, file_name, make_solver, writing_out
+from .runner import EXIT_BAD, Run, file_name, make_solver, shorten, writing_out
 
 # The longest input line taken as a move (a card or a word fits in a few).
 MAX_LINE = 1000
@@ -121,7 +121,7 @@ def _load(path: str, wanted, trump, ranking, leader) -> "Session":
         raise WhistError(f"{name}: no boards in this file")
     b = _select(boards, wanted, name)
     if b.errors:
-        raise WhistError(f"{name}: board {b.label}: " + "; ".join(str(x) for x in b.errors))
+        raise WhistError(f"{name}: {b.named}: " + "; ".join(str(x) for x in b.errors))
     try:
         start = b.start_position(trump=trump, ranking=ranking, leader=leader)
         pos = b.position(trump=trump, ranking=ranking, leader=leader)
@@ -342,8 +342,8 @@ class Session:
             with writing_out():
                 self.run.out.print(prompt, end="")
                 sys.stdout.flush()
-            line = sys.stdin.readline(MAX_LINE + 1)
-            if len(line) > MAX_LINE:         # not a move (and maybe no end: /dev/zero)
+            line = sys.stdin.readline(MAX_LINE + 2)
+            if len(line.rstrip("\r\n")) > MAX_LINE:   # not a move (and maybe no end: /dev/zero)
                 self.say(Text(""))
                 self.run.error("", f"an input line longer than {MAX_LINE} characters: "
                                    "the play ends")
@@ -386,4 +386,6 @@ class Session:
                 self.play(card)
                 show = True
             except WhistError as e:
-                self.say(Text(f"{e}. {HELP}" if "unknown card" in str(e) else f"{e}.", style="yellow"))
+                said = shorten(str(e))       # (the line echoed, cut)
+                self.say(Text(f"{said}. {HELP}" if "unknown card" in said else f"{said}.",
+                              style="yellow"))

@@ -45,7 +45,7 @@ def review(
         start = None if passed else board.start_position(trump, ranking, leader)
         if start is None or not board.play_cards(start.trump, start.ranking):
             why = "passed out" if start is None else "no recorded play (no cards in a Play section)"
-            run.warning(f"{file_name(board.file)}: board {board.label}", f"{why}: nothing to review")
+            run.warning(f"{file_name(board.file)}: {board.named}", f"{why}: nothing to review")
             return None
         return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
 

@@ -387,13 +387,13 @@ class Run:
                 continue
             with self.progress(len(boards), name):
                 for board in boards:
-                    where = f"{name}: board {board.label}"
+                    where = f"{name}: {board.named}"
                     self.describe(where)
                     errors = [e for e in board.errors
                               if not (partial and e == getattr(board, "unknown_error", None))]
                     if errors:
                         for msg in errors:
-                            self.error(where, strip_prefix(str(msg), name, path, f"board {board.label}"))
+                            self.error(where, strip_prefix(str(msg), name, path, board.named))
                         self.advance()
                         continue
                     yield where, board
@@ -470,7 +470,7 @@ class Run:
         try:
             yield
         except WhistError as e:
-            label = f"board {board.label}" if board is not None else ""
+            label = board.named if board is not None else ""
             self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label))
         except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError, OutputFailed):
             raise   # a reader that closed the pipe (| head) ends the run, quietly; a full disk with a message

@@ -213,20 +213,20 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
                                      contract=contract, bidder=bidder)
     if q == "bid":
         if pd.trump_card is not None:
-            raise WhistError(f"board {board.label}: a TrumpCard in a bid whist question")
+            raise WhistError(f"{board.named}: a TrumpCard in a bid whist question")
         if not pd.jokers:
             board_game = board.game()
-            raise WhistError(f"board {board.label}: the bid question is for bid whist "
+            raise WhistError(f"{board.named}: the bid question is for bid whist "
                              f"(this board is {board_game} whist: give [Variant \"bid\"])")
         seat = board.bidder_seat(bidder)
         if pd.known[seat] is None:
-            raise WhistError(f"board {board.label}: the bidder's ({SEATS[seat]}) hand is not known")
+            raise WhistError(f"{board.named}: the bidder's ({SEATS[seat]}) hand is not known")
         return bid_question(pd.known, seat, kitty=pd.kitty, unseen=pd.unseen,
                             constraints=cons, min_bid_3=min_bid_3)
     if q == "lead":
         lead = board.leader(leader)
         if pd.known[lead] is None:
-            raise WhistError(f"board {board.label}: the leader's ({SEATS[lead]}) hand is not "
+            raise WhistError(f"{board.named}: the leader's ({SEATS[lead]}) hand is not "
                              "known: the lead question needs it (or ask --question tricks)")
         c = contract if contract is not None else board.contract()
         if c is not None and (c.passed or c.level == 0):
@@ -239,7 +239,7 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
             t = "NT" if t is None else t
             rk = board.ranking(ranking if ranking != "both" else None)
         if ranking == "both":
-            raise WhistError(f"board {board.label}: the lead question takes one ranking, not both")
+            raise WhistError(f"{board.named}: the lead question takes one ranking, not both")
         dec = SEATS.index(declarer) if declarer is not None else board.declarer()
         if dec is not None and dec % 2 == lead % 2:
             dec = None if declarer is None else dec      # a Declarer tag of the leader's side

@@ -24,6 +24,8 @@ __all__ = ["Board", "format_deal", "UnknownHands", "PartialDeal"]
 
 # Tags whose values stand for "unknown / not applicable" in real files.
 _UNKNOWN_VALUES = ("", "?")
+# The most characters of a board's label that a message shows (see Board.named).
+MAX_LABEL = 60
 
 _T = TypeVar("_T")
 
@@ -261,7 +263,7 @@ class Board:
         return None
 
     def _err(self, message: str) -> WhistError:
-        return WhistError(f"board {self.label}: {message}")
+        return WhistError(f"{self.named}: {message}")
 
     def _parsed_tag(self, name: str, parse: Callable[[str], _T]) -> Optional[_T]:
         """The tag ``name`` read by ``parse``, or None when absent; a value
@@ -283,6 +285,16 @@ class Board:
         """The Board tag if present, else the position in the file."""
         value = self.tag("Board")       # any case, like the other tags
         return value if value is not None else str(self.index)
+
+    @property
+    def named(self) -> str:
+        """``board LABEL`` as messages name the board: a label of more than
+        MAX_LABEL characters cut with an ellipsis (the JSON output keeps
+        it whole)."""
+        label = self.label
+        if len(label) > MAX_LABEL:
+            label = label[:MAX_LABEL] + "\u2026"
+        return f"board {label}"
 
     @property
     def hands(self) -> Optional[list[list[str]]]:

@@ -43,8 +43,12 @@ def parse_card(text: str) -> str:
         return t
     if t in ("BJ", "BIG", "JB"):
         return "JH"
-    if t in ("LJ", "LITTLE", "JS"):
+    if t in ("LJ", "LITTLE"):
         return "JL"
+    if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
+        # rank first ("JS" read as the jack of spades, or as "joker small")
+        raise CardError(f"unknown card {text!r} (suit first: {t[1]}{t[0]}; the jokers "
+                        "are JH and JL)")
     for letter, symbol in SUIT_SYMBOLS.items():
         t = t.replace(symbol, letter)
     if len(t) >= 2 and t[0] in SUITS:

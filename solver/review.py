@@ -284,11 +284,11 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
         # 0 to 13 tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks)
         if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) > 13:
-            raise WhistError(f"board {board.label}: bad Result tag {value!r} "
+            raise WhistError(f"{board.named}: bad Result tag {value!r} "
                              "(expected the tricks declarer took, 0 to 13)")
         result = int(value)
     try:
         return review_play(start, cards, contract, result, declarer=decl, solver=solver,
                            extra_books=extra)
     except PositionError as e:
-        raise WhistError(f"board {board.label}: {e}") from None
+        raise WhistError(f"{board.named}: {e}") from None

@@ -766,3 +766,12 @@ def test_a_very_long_path_is_cut_in_messages(tmp_path):
     assert "\u2026" in line and line.endswith("needs 4 suit groups S.H.D.C (and an optional "
                                               "joker group)")
     assert len(line) < 400, len(line)
+
+
+def test_a_long_board_label_is_cut_in_messages(tmp_path):
+    label = "L" * 220
+    path = write(tmp_path, "l.pbn", board(label, TWO, '[Leader "N"]'))
+    result = run(["solve", path, "--json"])
+    assert result.exit_code == 2
+    assert f"board {'L' * 60}\u2026: missing trump" in result.stderr, result.stderr
+    assert "L" * 61 not in result.stderr

@@ -167,6 +167,11 @@ def test_an_endless_input_line_ends_the_play(pbn):
     # a move, then a line just under the limit, is an unknown card, not an error
     r = run(["play", pbn], input="SA\n" + "x" * 900 + "\nquit\n")
     assert r.exit_code == 0, r.stderr
+    # and so is a line of exactly the limit (its end of line not counted);
+    # the card echoed is cut
+    r = run(["play", pbn], input="SA\n" + "x" * 1000 + "\nquit\n")
+    assert r.exit_code == 0, r.stderr
+    assert "unknown card '" + "x" * 60 + "\u2026'" in r.stdout
 
 
 # --------------------------------------------------------------------------

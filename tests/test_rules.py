@@ -29,6 +29,13 @@ def test_parse_card():
     for bad in ("", "S1", "XA", "SAA", "J", "JX", "S11"):
         with pytest.raises(CardError):
             parse_card(bad)
+    # rank first is refused with the suit-first name ("JS" is not a joker:
+    # it reads as the jack of spades)
+    with pytest.raises(CardError, match=r"unknown card 'JS' \(suit first: SJ; the jokers are "
+                                        r"JH and JL\)"):
+        parse_card("JS")
+    with pytest.raises(CardError, match=r"suit first: HA"):
+        parse_card("ah")
 
 
 def test_card_errors_are_whist_errors():
