@@ -163,15 +163,48 @@ def _trick_block(st: Style, pos: Position) -> Text:
     return t
 
 
-def compass(st: Style, pos: Position, show_jokers: bool = False) -> Table:
-    grid = Table.grid(padding=(0, 3))
-    for _ in range(3):
-        grid.add_column(min_width=12, vertical="middle")
+class Compass:
+    """The four hands around the centre (the trick, or the kitty) in a 3 x 3
+    grid: its columns at least 12 cells and 3 apart where the width allows,
+    else as narrow as the hands and 1 apart, so that a narrow terminal
+    (COLUMNS=40) cuts no card off: at the usual spacing, East's last cards
+    fell past the panel's edge.  A hand still too wide is folded."""
+
+    COLUMN = 12     # least width of a column at the usual spacing
+    GAP = 3         # cells between columns at the usual spacing
+
+    def __init__(self, north: Text, west: Text, centre: Text, east: Text, south: Text,
+                 vertical: str = "top"):
+        self.cells = (north, west, centre, east, south)
+        self.vertical = vertical
+
+    def grid(self, max_width: int) -> Table:
+        north, west, centre, east, south = self.cells
+        widths = [max((cell_len(ln) for t in col for ln in t.plain.split("\n")), default=0)
+                  for col in ((west,), (north, centre, south), (east,))]
+        wide = sum(max(self.COLUMN, w) for w in widths) + 2 * self.GAP <= max_width
+        grid = Table.grid(padding=(0, self.GAP if wide else 1))
+        for _ in range(3):
+            if wide:
+                grid.add_column(min_width=self.COLUMN, vertical=self.vertical)
+            else:
+                grid.add_column(vertical=self.vertical)
+        grid.add_row("", north, "")
+        grid.add_row(west, centre, east)
+        grid.add_row("", south, "")
+        return grid
+
+    def __rich_console__(self, console, options):
+        yield self.grid(options.max_width)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.grid(options.max_width))
+
+
+def compass(st: Style, pos: Position, show_jokers: bool = False) -> Compass:
     n, e, s, w = (_seat_block(st, pos, i, show_jokers) for i in range(4))
-    grid.add_row("", n, "")
-    grid.add_row(w, _trick_block(st, pos), e)
-    grid.add_row("", s, "")
-    return grid
+    return Compass(n, w, _trick_block(st, pos), e, s, vertical="middle")
 
 
 # --------------------------------------------------------------------------
@@ -392,6 +425,8 @@ class LaidPanel:
             return None
         blocks = []
         for part in self.parts:
+            if isinstance(part, Compass):
+                part = part.grid(inner)
             if isinstance(part, Table):
                 lines = _table_lines(console, part, inner)
                 if lines is None:
@@ -712,12 +747,9 @@ def par_text(p) -> Text:
     return t
 
 
-def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequence[str]] = None) -> Table:
+def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequence[str]] = None) -> Compass:
     """The full deal in a compass (for `table`)."""
     show_jokers = any(c in JOKERS for h in hands for c in h) or bool(kitty and any(c in JOKERS for c in kitty))
-    grid = Table.grid(padding=(0, 3))
-    for _ in range(3):
-        grid.add_column(min_width=12)
 
     def block(seat):
         t = Text(SEAT_NAMES[SEATS[seat]], style="bold")
@@ -729,10 +761,7 @@ def deal_text(st: Style, hands: Sequence[Sequence[str]], kitty: Optional[Sequenc
     if kitty:
         centre.append("Kitty\n", style="bold")
         centre.append_text(st.cards(sort_cards(kitty)))
-    grid.add_row("", block(0), "")
-    grid.add_row(block(3), centre, block(1))
-    grid.add_row("", block(2), "")
-    return grid
+    return Compass(block(0), block(3), centre, block(1), block(2))
 
 # --------------------------------------------------------------------------
 # bid and check

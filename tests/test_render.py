@@ -121,3 +121,24 @@ def test_laid_out_panels_are_what_rich_draws(tmp_path, monkeypatch, columns):
                                        {"COLUMNS": columns, "FORCE_COLOR": "1"})
         assert "\x1b[" in color_laid
         assert _cells(color_laid) == _cells(color_rich)
+
+
+@pytest.mark.parametrize("command", ["table", "solve"])
+@pytest.mark.parametrize("columns", ["40", "44", "80"])
+def test_a_narrow_terminal_shows_every_card(command, columns):
+    """The compass tightens to the width instead of letting East's last
+    cards fall past the panel's edge (COLUMNS=40 lost the club 2 of board
+    1's East)."""
+    from whist_solve.cards import sort_cards
+    from whist_solve.pbn import read_pbn_file
+    path = str(ROOT / "examples" / "deal.pbn")
+    r = run([command, path, "--from-lead"] if command == "solve" else [command, path],
+            env={"COLUMNS": columns})
+    assert r.exit_code == 0, r.stderr
+    shown = r.stdout
+    for b in read_pbn_file(path):
+        for hand in b.hands:
+            for s in "SHDC":
+                ranks = "".join(c[1] for c in sort_cards(hand, "up") if c[0] == s)
+                if ranks:
+                    assert f" {ranks} " in shown.replace("\u2502", " "), (b.label, s, ranks)
