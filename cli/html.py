@@ -222,12 +222,18 @@ class HtmlPage:
 
     # ---- solve ----------------------------------------------------------
 
-    def add_solve(self, obj: Mapping, pos: Position) -> None:
-        """A board of ``solve``: the diagram, each card's value, the line."""
+    def add_solve(self, obj: Mapping, pos: Position, kitty: Sequence[str] = ()) -> None:
+        """A board of ``solve``: the diagram (and the kitty), each card's
+        value, the line."""
         side = SIDE_NAMES["NS" if pos.turn % 2 == 0 else "EW"]
         parts = ['<section class="board">', _board_heading(obj), _facts(obj, pos),
                  diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn)]
-        if not pos.is_over():
+        if kitty:
+            parts.append(f"<p>Kitty: {cards(sort_cards(kitty, pos.ranking))}</p>")
+        if pos.is_over():
+            parts.append(f"<p><b>The play is over:</b> N-S took {pos.ns_tricks}, "
+                         f"E-W {pos.ew_tricks}.</p>")
+        else:
             parts.append(f"<p><b>{side} take {obj['tricks']} of the {obj['tricks_left']} "
                          f"trick{'s' if obj['tricks_left'] != 1 else ''} left</b> with best play "
                          f"(N-S {obj['ns_tricks']}, E-W {obj['ew_tricks']}).</p>")

@@ -63,7 +63,7 @@ def solve(
                                                        tt_mb):
             with run.guard(where, board):
                 if isinstance(item, Over):
-                    _over_board(run, board, leader, item.what)
+                    _over_board(run, board, leader, item.what, page)
                     continue
                 pos = item.key if isinstance(item, Repeat) else item[0]
                 result = repeats.answer(pos, item, result)
@@ -92,15 +92,19 @@ def solve_work(solver, item):
     return result, analyse_line(solver, pos, list(result.line or []), cards)
 
 
-def _over_board(run: Run, board, leader, pos: Position) -> None:
+def _over_board(run: Run, board, leader, pos: Position,
+                page: "HtmlPage | None" = None) -> None:
     """A board whose Play section records every trick: the tricks each side
     took, and nothing to solve (no side on turn, no card, no line)."""
+    obj = board_json(
+        board, trump=pos.trump or "NT", ranking=pos.ranking,
+        leader=SEATS[board.leader(leader)], turn=None, tricks=0, cards={}, line=[],
+        ns_tricks=0, ew_tricks=0, tricks_left=0, trick=[], trick_leader=SEATS[pos.leader],
+        won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, nodes=0, file=board.file)
+    if page is not None:
+        page.add_solve(obj, pos, board.kitty or ())
     if run.json:
-        run.emit_json(board_json(
-            board, trump=pos.trump or "NT", ranking=pos.ranking,
-            leader=SEATS[board.leader(leader)], turn=None, tricks=0, cards={}, line=[],
-            ns_tricks=0, ew_tricks=0, tricks_left=0, trick=[], trick_leader=SEATS[pos.leader],
-            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, nodes=0, file=board.file))
+        run.emit_json(obj)
     else:
         run.emit(render.play_over(run.style, board, pos))
 
@@ -139,7 +143,7 @@ def _solve_board(run: Run, where: str, board, leader, pos: Position, result, ana
             file=board.file,
         )
         if page is not None:
-            page.add_solve(obj, pos)
+            page.add_solve(obj, pos, board.kitty or ())
         if run.json:
             run.emit_json(obj)
             return

@@ -192,3 +192,12 @@ def test_a_page_that_fails_to_be_written_leaves_the_old_one(tmp_path, monkeypatc
     assert "cannot write the HTML page" in r.stderr and "No space left on device" in r.stderr
     assert page.read_text() == "the old page"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+
+
+def test_solve_page_shows_the_kitty_and_a_finished_play(tmp_path):
+    page = tmp_path / "page.html"
+    r = run(["solve", EXAMPLE, str(ROOT / "examples" / "played.pbn"), "--html", str(page)])
+    assert r.exit_code == 0, r.stderr
+    text = page.read_text()
+    assert text.count("Kitty:") == 1                    # board 3 of the example has one
+    assert "<b>The play is over:</b> N-S took 11, E-W 2." in text
