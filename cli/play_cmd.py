@@ -32,6 +32,7 @@ MAX_LINE = 1000
 
 HELP = ("Type a card (SA, sa, S10, \u2660A, JH), or: Enter or 'best' plays a best card, "
         "'undo' takes a move back, 'hint' names the best cards, 'quit' ends.")
+HELP_PLAIN = HELP.replace(", \u2660A", "")     # for a stream without the suit symbols
 
 
 @dataclass
@@ -162,6 +163,12 @@ class Session:
     @property
     def pos(self) -> Position:
         return self.positions[-1]
+
+    @property
+    def help(self) -> str:
+        """HELP, without the card written with a suit symbol where the
+        output cannot show one (PYTHONIOENCODING=ascii showed '?A')."""
+        return HELP if self.run is None or self.run.style.symbols else HELP_PLAIN
 
     def analyse(self, pos: Position):
         res = self._cache.get(pos)
@@ -365,7 +372,7 @@ class Session:
                     self.message = None
                 continue
             if word in ("?", "help", "h"):
-                self.say(Text(HELP))
+                self.say(Text(self.help))
                 continue
             if pos.is_over():
                 if word in ("", "best", "b"):
@@ -387,5 +394,5 @@ class Session:
                 show = True
             except WhistError as e:
                 said = shorten(str(e))       # (the line echoed, cut)
-                self.say(Text(f"{said}. {HELP}" if "unknown card" in said else f"{said}.",
+                self.say(Text(f"{said}. {self.help}" if "unknown card" in said else f"{said}.",
                               style="yellow"))

@@ -242,3 +242,15 @@ def test_summary_on_quit_and_at_the_end(pbn):
     out = r.stdout
     assert "Summary: N-S 2, E-W 0" in out and "Mistakes: 0" in out
     assert out.count("Summary:") == 1
+
+
+def test_help_without_suit_symbols_on_an_ascii_stream(pbn):
+    import os
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "play", pbn],
+                       input=b"xx\nquit\n", capture_output=True, timeout=120,
+                       env=dict(os.environ, PYTHONIOENCODING="ascii", COLUMNS="200"))
+    out = p.stdout.decode("ascii")
+    assert "Type a card (SA, sa, S10, JH)" in out
+    assert "?A" not in out
