@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -729,7 +730,7 @@ def test_html_page_over_an_input_file_is_refused(tmp_path, command):
         status, out, err = cli(command, "--html", page, path)
         assert status == 2, err
         assert "input file" in err and out == ""
-        assert open(path).read() == GOOD
+        assert Path(path).read_text() == GOOD
     status, out, err = cli(command, "--html", "", path)
     assert status == 2 and "empty file name" in err, err
     status, out, err = cli(command, "--html", "-", path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -46,7 +47,7 @@ class Page(HTMLParser):
 
 
 def parse(path):
-    raw = open(path, encoding="utf-8").read()
+    raw = Path(path).read_text(encoding="utf-8")
     p = Page()
     p.feed(raw)
     p.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -127,7 +128,7 @@ def test_downtown_order_matters():
 
 @pytest.mark.parametrize("path", PUZZLE_FILES, ids=os.path.basename)
 def test_one_more_trick_is_impossible(path, tmp_path):
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     harder = GOAL_RE.sub(lambda m: f'[Goal "{m.group(1)} {int(m.group(2)) + 1}"]', text)
     p = tmp_path / os.path.basename(path)
     p.write_text(harder, encoding="utf-8")

@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from whist_solve.engine import Solver
 from whist_solve.pbn import read_pbn_file
 from whist_solve.review import review_board
@@ -151,7 +153,7 @@ def _solve_json(args, input=None):
 
 
 def test_from_lead_ignores_the_play():
-    text = open(BRIDGE, encoding="latin-1").read().split('[Board "2"]')[0]
+    text = Path(BRIDGE).read_text(encoding="latin-1").split('[Board "2"]')[0]
     r, (obj,) = _solve_json(["--from-lead", "-"], input=text)
     assert r.exit_code == 0, r.stderr
     no_play = text.split('[Play "W"]')[0] + '[Leader "W"]\n'

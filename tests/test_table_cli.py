@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -94,7 +95,7 @@ def test_a_passed_out_board_gets_its_table_and_a_note():
     assert "Passed out" in run(["table", BRIDGE]).stdout
     r = run(["solve", BRIDGE])
     assert "board 3: missing trump: the board was passed out" in r.stderr
-    text = open(BRIDGE, encoding="latin-1").read()
+    text = Path(BRIDGE).read_text(encoding="latin-1")
     board3 = '[Board "3"]' + text.split('[Board "3"]')[1].split("{ Board 4")[0]
     r = run(["solve", "--trump", "NT", "-"], input=board3)
     assert r.exit_code == 0, r.stderr
