@@ -57,6 +57,7 @@ are the four suits uptown and downtown and no-trump uptown and downtown.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -687,12 +688,14 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
                      lambda sv: _Probe(sv, hands, bidder, t, ranking, pool), solver)
     work.stats.keeps = len(keeps)
     if sharing is not None:
-        sharing.offer(work)
-    try:
-        work.run(solver, stop)
-    finally:
-        if sharing is not None:
+        sharing.offer(work)          # (analyse_bid holds the solvers others could reach)
+        try:
+            work.run(solver, stop)
+        finally:
             sharing.withdraw(work)
+    else:
+        with _held(solver):          # its core is used directly (see Solver)
+            work.run(solver, stop)
     best, index = work.answer()
 
     best_cards = keeps.cards(index)
@@ -1069,6 +1072,13 @@ class _Sharing:
                     self.changed.wait(HELP_POLL)
 
 
+def _held(solver):
+    """The solver's lock (see Solver), or nothing for an object with only
+    the position-level API, which takes its own lock at each call."""
+    lock = getattr(solver, "_lock", None)
+    return lock if lock is not None else contextlib.nullcontext()
+
+
 def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Union[int, str],
                 options: Sequence[Tuple[str, str]] = ALL_OPTIONS, solver=None,
                 threads: int = 1, tt_mb: float = BID_TT_MB, helpers: Sequence = ()) -> List[Exchange]:
@@ -1095,10 +1105,13 @@ def analyse_bid(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: Un
     for option in options:
         groups.setdefault(strain_of(option[0]), []).append(option)
     threads = max(1, min(threads, len(groups)))
-    if threads == 1:
-        return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
-    solvers = grow_solvers([solver] + list(helpers)[:threads - 1], threads, tt_mb)
-    return _threaded_options(hands, kitty, bidder, options, groups, solvers)
+    # (the caller's solver held throughout, as dd_table holds it: the
+    # other threads may search in its table; the rest are this call's)
+    with _held(solver):
+        if threads == 1:
+            return [best_exchange(hands, kitty, bidder, t, r, solver=solver) for t, r in options]
+        solvers = grow_solvers([solver] + list(helpers)[:threads - 1], threads, tt_mb)
+        return _threaded_options(hands, kitty, bidder, options, groups, solvers)
 
 
 def _threaded_options(hands, kitty, bidder, options, groups: dict, solvers) -> List[Exchange]:

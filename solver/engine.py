@@ -6,6 +6,7 @@ import operator
 import os
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, List, Optional, Sequence
@@ -140,6 +141,29 @@ class SolveResult:
     nodes: int = 0                 # nodes searched for this answer
 
 
+def _fresh_locks_after_fork() -> None:
+    """In a child process made by fork, every Solver's lock is new: one
+    held by a thread of the parent (which the child does not have) would
+    otherwise never be released, and the child's first call would wait
+    for ever.  A solver that such a thread was using is caught in the
+    middle of a search (its core's position, its table perhaps shared):
+    it gets a new, empty core of the same size."""
+    for solver in list(_SOLVERS):
+        busy = not solver._lock.acquire(blocking=False)
+        solver._lock = threading.RLock()
+        if busy:
+            try:
+                solver._core = Core(solver._core.tt_bytes)
+            except MemoryError:
+                pass                 # (the old core then: its next call may fail)
+            solver._sig = solver._own_sig = solver._ranking = None
+
+
+_SOLVERS: "weakref.WeakSet" = weakref.WeakSet()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks_after_fork)
+
+
 class Solver:
     """A double-dummy solver with its own transposition table.
 
@@ -167,6 +191,18 @@ class Solver:
         # Two threads in one core at once wrote over each other's position
         # and table: a segfault or wrong values.
         self._lock = threading.RLock()
+        _SOLVERS.add(self)
+
+    def __copy__(self):
+        # (a copy would share the table, and each would take the other's
+        # bounds for its own: wrong values)
+        raise TypeError("a Solver cannot be copied: make another one, with a table of its own")
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a Solver cannot be pickled: make one where it is needed")
 
     @property
     def nodes(self) -> int:
@@ -289,6 +325,10 @@ class Solver:
         if len(hands) != 4 or leader not in (0, 1, 2, 3):
             raise PositionError(f"four hands and a leading seat 0-3, not {len(hands)} "
                                 f"hands and {leader!r}")
+        if len({len(h) for h in hands}) != 1:      # (a trick boundary)
+            raise PositionError("unequal hands ("
+                                + ", ".join(f"{SEATS[i]} {len(h)}" for i, h in enumerate(hands))
+                                + ") at a trick boundary")
         self.core_for(trump, ranking).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
                                 -1 if trump is None else SUITS.index(trump), leader, ())
 
@@ -447,7 +487,14 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     if len(solvers) == 1:
         done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
     else:
-        done = _threaded_table(hands, rows, solvers, leaders=leaders)
+        # The caller's solver is held for the whole table: the other
+        # threads search in its table too, up to their own last row (held
+        # only by the thread that searched in it, it was free while a
+        # helper still searched there, and a call from elsewhere failed:
+        # "clear: other cores search this core's table").  The solvers
+        # made here are this call's alone.
+        with solver._lock:
+            done = _threaded_table(hands, rows, solvers, leaders=leaders)
     table: dict = {strain: {} for strain in strains}
     tricks = len(hands[0])
     for ranking in rankings:
@@ -1103,10 +1150,11 @@ def _threaded_table(hands, rows, solvers, stats: Optional[dict] = None,
             owner._core.finish_job(now.number)     # an earlier number than the job ahead
 
     def work(solver: Solver) -> None:
+        # (its core is used directly, see Solver: the caller holds the
+        # lock of the one solver that others could reach, see dd_table)
         start = time.thread_time()
         try:
-            with solver._lock:           # (its core is used directly: see Solver)
-                work_on(solver)
+            work_on(solver)
         finally:
             with cond:
                 cpu.append(time.thread_time() - start)
