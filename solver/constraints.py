@@ -29,6 +29,7 @@ with a caret under it.
 from __future__ import annotations
 
 import operator
+import re
 from typing import Callable, Iterable, List, Sequence
 
 from .errors import WhistError
@@ -402,6 +403,48 @@ class _Compiler:
         return lambda f: f[index]
 
 
+# The most levels of nesting a constraint may have: brackets, with the
+# 'not's and minus signs in a row inside them, counted before it is
+# parsed.  The parser and the compiler recurse once (or more) per level,
+# and 300 brackets were still read; but running into Python's recursion
+# limit to find out made whatever ran at that depth fail too (a cleanup
+# of the garbage collector, which a test process then reported as an
+# error of its own), so a deeper constraint is refused up front.
+MAX_NESTING = 100
+
+_NEST_TOKENS = re.compile(r"!=|&&|\|\||[()!,-]|[A-Za-z_0-9]+|[^\sA-Za-z_0-9()!,-]+")
+
+
+def _nesting(text: str) -> int:
+    """How deeply ``text`` nests, at most: the brackets open, plus the
+    prefix operators ('not', '!', a minus that starts an operand) in the
+    run before each operand."""
+    depth = run = deepest = 0
+    after_operand = False          # the last token ended an operand (a number, a name, ')')
+    for m in _NEST_TOKENS.finditer(text):
+        t = m.group()
+        low = t.lower()
+        if t == "(":
+            depth += 1
+            run = 0
+            after_operand = False
+        elif t == ")":
+            depth -= 1
+            after_operand = True
+        elif low == "not" or t == "!" or (t == "-" and not after_operand):
+            run += 1
+            after_operand = False
+        elif t[0].isalnum() or t[0] == "_":
+            after_operand = low not in ("and", "or")
+            if after_operand:
+                run = 0
+        else:
+            run = 0 if t != "-" else run
+            after_operand = False
+        deepest = max(deepest, depth + run)
+    return deepest
+
+
 class Constraint:
     """One compiled constraint.  Pickles as its text (compiled again on
     arrival).  ``test(hands)`` says whether a deal (four hands of card
@@ -418,6 +461,9 @@ class Constraint:
         self.text = text
         if not text.strip():
             raise ConstraintError("empty constraint")
+        if _nesting(text) > MAX_NESTING:
+            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply "
+                                  f"(more than {MAX_NESTING} levels)")
         try:
             tree = _parser().parse(text)
         except UnexpectedInput as err:

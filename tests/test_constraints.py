@@ -202,6 +202,22 @@ def test_deep_nesting_is_a_clear_error_or_works():
         assert "nested" in str(e) or "column" in str(e)
 
 
+@pytest.mark.parametrize("make", [lambda n: "(" * n + "hcp(N)" + ")" * n + " >= 0",
+                                  lambda n: "not " * n + "hcp(N) >= 0",
+                                  lambda n: "hcp(N) >= " + "-" * n + "1",
+                                  lambda n: "not (" * n + "hcp(N) >= 0" + ")" * n])
+def test_nesting_is_refused_before_the_parser_recurses_that_deep(make):
+    """Past MAX_NESTING levels a constraint is refused before it is parsed
+    (running into the recursion limit made a garbage collection at that
+    depth fail too, reported by pytest as an error of the test)."""
+    import whist_solve.constraints as constraints
+    assert Constraint(make(40)).test(DEAL) in (True, False)
+    with pytest.raises(ConstraintError, match=r"nested too deeply \(more than 100 levels\)"):
+        Constraint(make(constraints.MAX_NESTING + 1))
+    with pytest.raises(ConstraintError, match="nested too deeply"):
+        Constraint(make(5000))
+
+
 def test_long_flat_chains_compile_and_evaluate():
     """Hundreds of terms chained by and, or, + and - are one list each,
     not a nesting as deep as the chain (500 terms were refused as "nested
