@@ -16,15 +16,31 @@ from whist_solve.cards import CardError, PositionError, parse_card, parse_hand
 # N-S hold the four top spades: they take both tricks, uptown, whoever leads.
 HANDS = [["SA", "SQ"], ["S2", "S3"], ["SK", "SJ"], ["S4", "S5"]]
 
-_THREADS = """
+def _in_a_process(script: str) -> str:
+    """What ``script`` prints, run in a process of its own (so that a crash
+    or a hang fails the test only); it must end well."""
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return p.stdout
+
+
+def _deals(seed: int, count: int, cards: int) -> str:
+    """Script text that makes ``deals``: ``count`` random deals of ``cards``
+    cards a hand (and leaves ``rng``, ``random`` and ``threading``)."""
+    return f"""
 import random, threading
-from whist_solve import Position, Solver
-rng = random.Random(5)
+from whist_solve import Position, Solver, dd_table
+rng = random.Random({seed})
 deck = [s + r for s in "SHDC" for r in "23456789TJQKA"]
 deals = []
-for _ in range(12):
+for _ in range({count}):
     rng.shuffle(deck)
-    deals.append([deck[k * 6:(k + 1) * 6] for k in range(4)])
+    deals.append([deck[k * {cards}:(k + 1) * {cards}] for k in range(4)])
+"""
+
+
+_THREADS = _deals(5, 12, 6) + """
 shared = Solver(tt_mb=4)
 got = []
 
@@ -52,10 +68,8 @@ def test_one_solver_from_several_threads():
     """Its searches take turns: three threads on one solver at once once
     crashed the process (a segfault, a double free) or gave wrong values.
     Run in a process of its own, so that a crash fails the test only."""
-    p = subprocess.run([sys.executable, "-c", _THREADS], capture_output=True, text=True,
-                       timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.split() == ["450", "0"]
+    out = _in_a_process(_THREADS)
+    assert out.split() == ["450", "0"]
 
 
 @pytest.mark.parametrize("hands,leader", [(HANDS[:3], 0), (HANDS + [[]], 0), (HANDS, 4),
@@ -255,38 +269,85 @@ def test_a_solver_is_not_copied_or_pickled():
         pickle.dumps(s)
 
 
-_SHARED = """
-import random, threading, time
+# One thread runs a threaded analysis on solver s (THREADED, ROUNDS times,
+# each compared with the answer REF of a fresh solver) while the main
+# thread asks s for values of the positions of ASKED; prints "True []" when every
+# answer is right and nothing failed.
+_BESIDE = """
+import random, threading
 from whist_solve import Position, Solver, dd_table
-rng = random.Random(1)
-deck = [s + r for s in "SHDC" for r in "23456789TJQKA"]
+from whist_solve.bid import analyse_bid
+rng = random.Random(2)
+deck = [s + r for s in "SHDC" for r in "23456789TJQKA"] + ["JH", "JL"]
 rng.shuffle(deck)
-hands = [deck[k * 9:(k + 1) * 9] for k in range(4)]
-ref = dd_table(hands)
+hands = [deck[k * 6:(k + 1) * 6] for k in range(4)]
+kitty = deck[24:28]
+small = [deck[k * 5:(k + 1) * 5] for k in range(4)]
+deck52 = [s + r for s in "SHDC" for r in "23456789TJQKA"]
+random.Random(1).shuffle(deck52)
+big = [deck52[k * 9:(k + 1) * 9] for k in range(4)]
 s = Solver(8)
 errors, calls = [], 0
 done = threading.Event()
+REF = THREADED_WITH_A_FRESH_SOLVER
 
-def tables():
+def busy():
     try:
-        for _ in range(25):
-            if dd_table(hands, solver=s, threads=2) != ref:
-                errors.append("a wrong table")
+        for _ in range(ROUNDS):
+            if THREADED != REF:
+                errors.append("a wrong answer")
+    except Exception as e:
+        errors.append(repr(e))
     finally:
         done.set()
 
-t = threading.Thread(target=tables)
+t = threading.Thread(target=busy)
 t.start()
 while not done.is_set():
-    pos = Position.make(hands, rng.choice("SHDC"), "up", rng.randrange(4))
+    pos = Position.make(ASKED, rng.choice("SHDC"), "up", rng.randrange(4))
     try:
         if s.ns_value(pos) != Solver(1).ns_value(pos):
             errors.append("a wrong value")
         calls += 1
     except Exception as e:
-        errors.append(repr(e))
+        errors.append(repr(e)[:100])
 t.join()
 print(calls > 0, sorted(set(errors)))
+"""
+
+
+def _beside(threaded: str, rounds: int, asked: str) -> str:
+    """_BESIDE with the threaded call ``threaded`` (on the solver ``s``),
+    and the hands ``asked`` (small, or big) for the other thread's values."""
+    return (_BESIDE.replace("THREADED_WITH_A_FRESH_SOLVER",
+                            threaded.replace("solver=s", "solver=Solver(8)"))
+            .replace("THREADED", threaded).replace("ROUNDS", str(rounds))
+            .replace("ASKED", asked))
+
+
+_TABLES_BESIDE = _deals(7, 30, 13) + """
+s = Solver()
+errors, calls = [], 0
+done = threading.Event()
+def tables():
+    try:
+        for hands in deals:
+            if dd_table(hands, solver=s, threads=2) != dd_table(hands, solver=Solver(8)):
+                errors.append("a wrong table")
+    finally:
+        done.set()
+t = threading.Thread(target=tables)
+t.start()
+while not done.is_set():
+    hands = rng.choice(deals)
+    pos = Position.make(hands, rng.choice("SHDC"), "up", rng.randrange(4))
+    try:
+        s.ns_value(pos)
+        calls += 1
+    except Exception as e:
+        errors.append(repr(e)[:80])
+t.join()
+print(calls > 0, sorted(set(errors)), len(errors))
 """
 
 
@@ -295,11 +356,10 @@ def test_a_solver_used_while_its_threaded_table_runs_elsewhere():
     values: the calls take turns (the helper thread searched in the
     solver's table after the solver's own thread had let it go, and a call
     from elsewhere then failed: 'clear: other cores search this core's
-    table', 1,877 of 2,912 calls)."""
-    p = subprocess.run([sys.executable, "-c", _SHARED], capture_output=True, text=True,
-                       timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.strip() == "True []"
+    table', 1,877 of 2,912 calls; here, two runs in three before the
+    fix)."""
+    out = _in_a_process(_TABLES_BESIDE)
+    assert out.split("[")[0].strip() == "True" and "[] 0" in out, out
 
 
 _FORK = """
@@ -331,52 +391,14 @@ print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
 def test_a_child_forked_while_a_thread_searches_can_use_the_solver():
-    p = subprocess.run([sys.executable, "-c", _FORK], capture_output=True, text=True,
-                       timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.split() == ["0"]
-
-
-_BID_SHARED = """
-import random, threading, time
-from whist_solve import Position, Solver
-from whist_solve.bid import analyse_bid
-rng = random.Random(2)
-deck = [s + r for s in "SHDC" for r in "23456789TJQKA"] + ["JH", "JL"]
-rng.shuffle(deck)
-hands = [deck[k * 6:(k + 1) * 6] for k in range(4)]
-kitty = deck[24:28]
-ref = [(e.trump, e.ranking, e.books) for e in analyse_bid(hands, kitty, 0)]
-s = Solver(8)
-errors, calls = [], 0
-done = threading.Event()
-def work():
-    try:
-        for _ in range(15):
-            got = [(e.trump, e.ranking, e.books) for e in analyse_bid(hands, kitty, 0, solver=s, threads=2)]
-            if got != ref: errors.append("wrong bid")
-    except Exception as e:
-        errors.append(repr(e))
-    finally:
-        done.set()
-t = threading.Thread(target=work); t.start()
-hs = [deck[k * 5:(k + 1) * 5] for k in range(4)]
-while not done.is_set():
-    pos = Position.make(hs, rng.choice("SHDC"), "up", rng.randrange(4))
-    try:
-        if s.ns_value(pos) != Solver(1).ns_value(pos): errors.append("wrong value")
-        calls += 1
-    except Exception as e:
-        errors.append(repr(e)[:100])
-t.join()
-print(calls > 0, sorted(set(errors)))
-"""
+    out = _in_a_process(_FORK)
+    assert out.split() == ["0"]
 
 
 def test_a_solver_used_while_its_threaded_bid_runs_elsewhere():
     """analyse_bid(threads=2) on a solver while another thread asks it for
     values: the calls take turns (before, wrong books and wrong values)."""
-    p = subprocess.run([sys.executable, "-c", _BID_SHARED], capture_output=True, text=True,
-                       timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.strip() == "True []"
+    out = _in_a_process(_beside(
+        "[(e.trump, e.ranking, e.books) for e in analyse_bid(hands, kitty, 0, solver=s, threads=2)]",
+        15, "small"))
+    assert out.strip() == "True []"
