@@ -153,10 +153,10 @@ def check_html_target(html: Optional[str], files) -> None:
             raise typer.BadParameter(f"cannot write the HTML page {html}: it is the input "
                                      f"file {f}", param_hint="--html")
     try:
-        here, out = os.stat(html), os.fstat(1)
+        to_stdout = os.path.samestat(os.stat(html), os.fstat(1))
     except (OSError, ValueError):
         return
-    if (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino):
+    if to_stdout:
         raise typer.BadParameter(f"cannot write the HTML page {html}: it is the standard "
                                  "output, where the results go", param_hint="--html")
 

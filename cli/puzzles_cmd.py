@@ -126,14 +126,20 @@ def puzzle_work(solver, item):
     return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))
 
 
+def _title_and_comment(board):
+    """A puzzle's title (the Title tag) and its comments on one line, or None."""
+    return (board.tags.get("Title", "").strip() or None,
+            " ".join(" ".join(board.comments).split()) or None)
+
+
 def _over_puzzle(run: Run, board, leader, pos: Position, goal) -> bool:
     """A puzzle whose Play section records every trick: the goal (the
     tricks still to take from there) is reached only if it asks for none."""
     solved = goal.tricks <= 0
     if run.json:
+        title, comment = _title_and_comment(board)
         run.emit_json(board_json(
-            board, title=board.tags.get("Title", "").strip() or None,
-            comment=" ".join(" ".join(board.comments).split()) or None,
+            board, title=title, comment=comment,
             goal={"side": goal.side, "tricks": goal.tricks, "from": goal.source},
             tricks=0, solved=solved, line=[], trump=pos.trump or "NT", ranking=pos.ranking,
             leader=SEATS[board.leader(leader)], turn=None, cards={}, key=[], tricks_left=0,
@@ -164,8 +170,7 @@ def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, resu
     goal_cards = {c: (n if attacker_on_turn else left - n) for c, n in turn_cards.items()}
 
     keys = key_plays(decisions, goal, left, pos.ranking)
-    title = board.tags.get("Title", "").strip() or None
-    comment = " ".join(" ".join(board.comments).split()) or None
+    title, comment = _title_and_comment(board)
 
     if run.json or page is not None:
         obj = board_json(

@@ -64,8 +64,8 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, parse_card, power,
-                    sort_cards)
+from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, hand_sizes,
+                    parse_card, power, sort_cards)
 from .dealing import random_deal
 from ._engine import KEEP_LIMITS, exchange_keeps
 from .engine import BID_TT_MB, engine_card, grow_solvers
@@ -382,8 +382,7 @@ def _check_deal(hands, kitty, bidder) -> Tuple[List[List[str]], List[str], int]:
     bidder = _seat(bidder)
     n = len(hands[0])
     if any(len(h) != n for h in hands):
-        detail = ", ".join(f"{SEATS[s]} {len(hands[s])}" for s in range(4))
-        raise WhistError(f"unequal hands ({detail})")
+        raise WhistError(f"unequal hands ({hand_sizes(hands)})")
     if not 1 <= n <= 13:
         raise WhistError(f"hands of {n} cards (1 to 13)")
     seen = {}

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar, Union
 
-from .cards import (Position, format_hand, full_deck, is_joker, parse_card, parse_hand,
-                    sort_cards, trick_winner_offset)
+from .cards import (Position, format_hand, full_deck, hand_sizes, is_joker, parse_card,
+                    parse_hand, sort_cards, trick_winner_offset)
 from .errors import CardError, PositionError, WhistError
 from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
                     trump_of)
@@ -79,8 +79,7 @@ def _check_known(hands: Sequence[Optional[list[str]]], kitty: Sequence[str]) -> 
     known = [(s, h) for s, h in enumerate(hands) if h is not None]
     sizes = {len(h) for _s, h in known}
     if len(sizes) > 1:
-        detail = ", ".join(f"{SEATS[s]} {len(h)}" for s, h in known)
-        raise WhistError(f"unequal hands ({detail})")
+        raise WhistError(f"unequal hands ({hand_sizes(hands)})")
     size = sizes.pop() if sizes else 0
     if size > 13:
         raise WhistError(f"hands of {size} cards (at most 13)")

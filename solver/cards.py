@@ -60,6 +60,13 @@ def parse_card(text: str) -> str:
     raise CardError(f"unknown card {text!r}")
 
 
+def hand_sizes(hands) -> str:
+    """``N 2, E 2, S 1, W 2``: how many cards each hand holds, for the
+    messages about unequal hands (a hand that is None, not known, is left
+    out)."""
+    return ", ".join(f"{SEATS[s]} {len(h)}" for s, h in enumerate(hands) if h is not None)
+
+
 def is_joker(card: str) -> bool:
     return card in JOKERS
 
@@ -302,8 +309,8 @@ class Position:
                 n += 1
             counts.append(n)
         if len(set(counts)) != 1:
-            detail = ", ".join(f"{SEATS[s]} {len(self.hands[s])}" for s in range(4))
-            raise PositionError(f"unequal hands ({detail}) for a trick with {len(self.trick)} card(s) played")
+            raise PositionError(f"unequal hands ({hand_sizes(self.hands)}) for a trick with "
+                                f"{len(self.trick)} card(s) played")
         if counts[0] == 0:
             raise PositionError("no cards left to play")
         if counts[0] > 13:

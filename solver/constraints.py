@@ -445,6 +445,10 @@ def _nesting(text: str) -> int:
     return deepest
 
 
+def _too_deep(text: str, why: str = "") -> ConstraintError:
+    return ConstraintError(f"constraint {text[:40]!r}...: nested too deeply{why}")
+
+
 class Constraint:
     """One compiled constraint.  Pickles as its text (compiled again on
     arrival).  ``test(hands)`` says whether a deal (four hands of card
@@ -462,20 +466,19 @@ class Constraint:
         if not text.strip():
             raise ConstraintError("empty constraint")
         if _nesting(text) > MAX_NESTING:
-            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply "
-                                  f"(more than {MAX_NESTING} levels)")
+            raise _too_deep(text, f" (more than {MAX_NESTING} levels)")
         try:
             tree = _parser().parse(text)
         except UnexpectedInput as err:
             raise _syntax_error(text, err) from None
         except RecursionError:
-            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
+            raise _too_deep(text) from None
         compiler = _Compiler(text)
         try:
             self._f = compiler.want(tree, "bool")
             self.seats = tuple(sorted(compiler.seats))
         except RecursionError:
-            raise ConstraintError(f"constraint {text[:40]!r}...: nested too deeply") from None
+            raise _too_deep(text) from None
 
     def test_features(self, feats: list) -> bool:
         return bool(self._f(feats))

@@ -13,7 +13,7 @@ from typing import Iterable, List, Optional, Sequence
 
 from ._engine import Core
 from .cards import (JOKERS, RANKINGS, SEATS, STRAINS, SUITS, Position, PositionError, card_runs,
-                    power, sort_cards)
+                    hand_sizes, power, sort_cards)
 from .errors import WhistError
 from .symmetry import fill, table_plan
 
@@ -326,9 +326,7 @@ class Solver:
             raise PositionError(f"four hands and a leading seat 0-3, not {len(hands)} "
                                 f"hands and {leader!r}")
         if len({len(h) for h in hands}) != 1:      # (a trick boundary)
-            raise PositionError("unequal hands ("
-                                + ", ".join(f"{SEATS[i]} {len(h)}" for i, h in enumerate(hands))
-                                + ") at a trick boundary")
+            raise PositionError(f"unequal hands ({hand_sizes(hands)}) at a trick boundary")
         self.core_for(trump, ranking).set_position([[engine_card(c, trump, ranking) for c in h] for h in hands],
                                 -1 if trump is None else SUITS.index(trump), leader, ())
 

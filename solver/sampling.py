@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Iterator, List, Optional, Sequence
 
-from .cards import JOKERS, full_deck, parse_card
+from .cards import JOKERS, full_deck, hand_sizes, parse_card
 from .errors import WhistError
 from .vocab import SEATS, parse_seat
 from .constraints import Constraints
@@ -132,8 +132,7 @@ def deal_spec(known: Sequence[Optional[Iterable[str]]], hand_size: Optional[int]
         if not sizes:
             raise SamplingError("no hand is known: give the hand size")
         if len(sizes) > 1:
-            detail = ", ".join(f"{SEATS[s]} {len(h)}" for s, h in enumerate(hands) if h is not None)
-            raise SamplingError(f"unequal known hands ({detail})")
+            raise SamplingError(f"unequal known hands ({hand_sizes(hands)})")
         hand_size = sizes.pop()
     if not 1 <= hand_size <= 13:
         raise SamplingError(f"hands of {hand_size} cards (1 to 13)")
