@@ -46,7 +46,7 @@ from _play cimport play, unplay
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
 from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
-from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause, tt_yield
+from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_tops, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause, tt_yield
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
 
@@ -128,7 +128,8 @@ cdef inline void trick_key(Ctx* c, TTShape* sp, uint64_t* own, int* sh) noexcept
         hi = pext32(c.hand[2][s] | c.hand[3][s], pres)
         own[s >> 1] |= (<uint64_t> (spread_even(lo) | (spread_even(hi) << 1))) << (32 * (s & 1))
     top_fields(c, sh)
-    __builtin_prefetch(tt_likely_list(c.tt, sp, own, sh))
+    sp.tops = tt_tops(own, sh)
+    __builtin_prefetch(tt_likely_list(c.tt, sp, sh))
 
 
 cdef inline uint64_t pattern_cards(Ctx* c, uint64_t* msk) noexcept nogil:
