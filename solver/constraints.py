@@ -403,9 +403,9 @@ class _Compiler:
         return lambda f: f[index]
 
 
-# The most levels of nesting a constraint may have: brackets, with the
-# 'not's and minus signs in a row inside them, counted before it is
-# parsed.  The parser and the compiler recurse once (or more) per level,
+# The most levels of nesting a constraint may have: brackets and the
+# 'not's and minus signs in a row before an operand (a bracket's too),
+# counted before it is parsed.  The parser and the compiler recurse once (or more) per level,
 # and 300 brackets were still read; but running into Python's recursion
 # limit to find out made whatever ran at that depth fail too (a cleanup
 # of the garbage collector, which a test process then reported as an
@@ -416,20 +416,23 @@ _NEST_TOKENS = re.compile(r"!=|&&|\|\||[()!,-]|[A-Za-z_0-9]+|[^\sA-Za-z_0-9()!,-
 
 
 def _nesting(text: str) -> int:
-    """How deeply ``text`` nests, at most: the brackets open, plus the
-    prefix operators ('not', '!', a minus that starts an operand) in the
-    run before each operand."""
+    """How deeply ``text`` nests, at most: each bracket open counts one
+    level, and each prefix operator ('not', '!', a minus that starts an
+    operand) one more, down to the end of its operand (a bracket's
+    operators end with it)."""
     depth = run = deepest = 0
+    opened = []                    # the levels each open bracket added (itself and the run before it)
     after_operand = False          # the last token ended an operand (a number, a name, ')')
     for m in _NEST_TOKENS.finditer(text):
         t = m.group()
         low = t.lower()
         if t == "(":
-            depth += 1
+            opened.append(run + 1)
+            depth += run + 1
             run = 0
             after_operand = False
         elif t == ")":
-            depth -= 1
+            depth -= opened.pop() if opened else 0
             after_operand = True
         elif low == "not" or t == "!" or (t == "-" and not after_operand):
             run += 1

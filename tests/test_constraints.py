@@ -205,7 +205,9 @@ def test_deep_nesting_is_a_clear_error_or_works():
 @pytest.mark.parametrize("make", [lambda n: "(" * n + "hcp(N)" + ")" * n + " >= 0",
                                   lambda n: "not " * n + "hcp(N) >= 0",
                                   lambda n: "hcp(N) >= " + "-" * n + "1",
-                                  lambda n: "not (" * n + "hcp(N) >= 0" + ")" * n])
+                                  lambda n: "not (" * n + "hcp(N) >= 0" + ")" * n,
+                                  lambda n: "not (" * (n // 2) + "- (" * (n - n // 2) + "hcp(N)"
+                                  + ")" * (n - n // 2) + " >= 0" + ")" * (n // 2)])
 def test_nesting_is_refused_before_the_parser_recurses_that_deep(make):
     """Past MAX_NESTING levels a constraint is refused before it is parsed
     (running into the recursion limit made a garbage collection at that
@@ -216,6 +218,25 @@ def test_nesting_is_refused_before_the_parser_recurses_that_deep(make):
         Constraint(make(constraints.MAX_NESTING + 1))
     with pytest.raises(ConstraintError, match="nested too deeply"):
         Constraint(make(5000))
+
+
+@pytest.mark.parametrize("text, levels", [
+    # (a function's brackets count too: hcp(N) is one level)
+    ("not (" * 60 + "hcp(N) >= 0" + ")" * 60, 121),      # (accepted before: 61, the brackets alone)
+    ("- (" * 51 + "hcp(N)" + ")" * 51 + " >= 0", 103),
+    ("not not (hcp(N) >= 0) and " * 40 + "hcp(S) > 0", 4),
+    ("(" * 30 + "not " * 30 + "hcp(N) >= 0" + ")" * 30, 60),
+    ("hcp(N) - (hcp(S) - (hcp(E)))" + " > 0", 3)])
+def test_nesting_counts_the_nots_and_minus_signs_before_a_bracket(text, levels):
+    """A 'not' or a minus sign before a bracket is a level of its own,
+    as the parser sees it."""
+    import whist_solve.constraints as constraints
+    assert constraints._nesting(text) == levels
+    if levels > constraints.MAX_NESTING:
+        with pytest.raises(ConstraintError, match="nested too deeply"):
+            Constraint(text)
+    else:
+        assert Constraint(text).test(DEAL) in (True, False)
 
 
 def test_long_flat_chains_compile_and_evaluate():
