@@ -233,11 +233,23 @@ def option_key(ex: Exchange) -> tuple:
     return (ex.books, BID_KINDS.index(ex.kind))
 
 
+def _options(exchanges) -> list:
+    """The exchanges given to best_option or summarize, checked: a list of
+    Exchange (what analyse_bid returns)."""
+    if isinstance(exchanges, (str, bytes, Exchange)):
+        raise TypeError(f"expected a sequence of Exchange, not {type(exchanges).__name__}")
+    exchanges = list(exchanges)
+    for ex in exchanges:
+        if not isinstance(ex, Exchange):
+            raise TypeError(f"expected a sequence of Exchange, holding {type(ex).__name__}")
+    return exchanges
+
+
 def best_option(exchanges: Sequence[Exchange]) -> Exchange:
     """The option with the most books; the higher bid wins ties (no-trump
     over downtown over uptown; among equals, the first in the list)."""
     best = None
-    for ex in exchanges:
+    for ex in _options(exchanges):
         if best is None or option_key(ex) > option_key(best):
             best = ex
     if best is None:
@@ -284,6 +296,7 @@ def summarize(exchanges: Sequence[Exchange], min_bid_3: bool = False,
     if scoring is None:
         scoring = Scoring(min_bid_3=min_bid_3)
     min_bid_3 = scoring.min_bid_3
+    exchanges = _options(exchanges)
     all_books = _all_books(exchanges)
     best = None
     for ex in exchanges:

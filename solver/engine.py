@@ -300,6 +300,8 @@ class Solver:
         """Give the position to the core; return the map engine card -> name.
         The position is checked first (a few microseconds): one made
         directly, not by Position.make or play, may hold anything."""
+        if not isinstance(pos, Position):
+            raise TypeError(f"expected a Position, not {type(pos).__name__}")
         pos.validate()
         trump, ranking = pos.trump, pos.ranking
         self.core_for(trump, ranking)

@@ -136,6 +136,30 @@ def test_a_position_made_directly_is_checked_when_solved(hands, trick, leader, p
             ask()
 
 
+@pytest.mark.parametrize("value", ["SA SK", None, 5, ["SA"], object()])
+def test_what_is_not_a_position_is_a_type_error(value):
+    """The solver's methods take a Position: anything else is a TypeError
+    that says so (it was an AttributeError from inside the solver)."""
+    s = Solver(1)
+    for ask in (lambda: s.solve(value), lambda: s.ns_value(value),
+                lambda: s.can_take(value, "NS", 1), lambda: s.value(value)):
+        with pytest.raises(TypeError, match="expected a Position"):
+            ask()
+
+
+@pytest.mark.parametrize("value", ["options", [1, 2], {"a": 1}, [None]])
+def test_bid_summaries_want_exchanges(value):
+    """best_option and summarize take what analyse_bid returns: anything
+    else is a TypeError that says so (it was an AttributeError)."""
+    from whist_solve import best_option, summarize
+    for ask in (best_option, summarize):
+        with pytest.raises(TypeError, match="expected a sequence of Exchange"):
+            ask(value)
+    for ask in (best_option, summarize):
+        with pytest.raises(ValueError, match="no options"):
+            ask([])
+
+
 def test_dd_table_arguments():
     assert dd_table(HANDS, strains="NT") == dd_table(HANDS, strains=("NT",))
     assert dd_table(HANDS, strains="S", rankings="down") == dd_table(HANDS, ("S",), ("down",))
