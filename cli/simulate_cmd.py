@@ -95,7 +95,7 @@ def simulate(
              "(repeat: all must hold; and-ed with the board's Constraint tag)."),
     time_budget: Optional[float] = typer.Option(
         None, "--time", min=0.0, callback=number_option, metavar="SECONDS",
-        help="Stop when this time is spent and print the result so far (marked partial)."),
+        help="A time budget for each board: when it is spent, print the board's result so far (marked partial)."),
     trump: Optional[str] = TRUMP_OPT,
     ranking: Optional[str] = typer.Option(
         None, "--ranking", "-r", callback=lambda v: None if v is None else table_ranking_option(v),

@@ -208,6 +208,7 @@ class Board:
     errors: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     comments: list = field(default_factory=list)   # text of the game's {...} comments
+    more_constraints: list = field(default_factory=list)   # the Constraint tags after the first (all apply)
 
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None
@@ -374,10 +375,10 @@ class Board:
         return self._parsed_tag("Unseen", _parse_card_list)
 
     def constraint_tags(self) -> list[str]:
-        """The Constraint tag's expression ([] when absent); parsed by the
-        simulation."""
+        """The expressions of the Constraint tags, in file order ([] when
+        there is none): every one applies.  Parsed by the simulation."""
         value = self.tag("Constraint")
-        return [] if value is None else [value]
+        return ([] if value is None else [value]) + list(self.more_constraints)
 
     def trump_card(self) -> Optional[str]:
         """Classic whist's turned-up card (the TrumpCard tag), checked: a

@@ -140,6 +140,7 @@ class _Game:
     notes: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     comments: list = field(default_factory=list)
+    more_constraints: list = field(default_factory=list)   # Constraint tags after the first
 
 
 def _semi_empty(line: str) -> bool:
@@ -278,6 +279,8 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                 if name == "Note":
                     game.notes.append(value)
                 elif name in game.tags:
+                    if name == "Constraint":
+                        game.more_constraints.append(value)
                     ignoring, current = True, None
                 else:
                     game.tags[name] = value
@@ -366,7 +369,8 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                 continue  # a file header game: ## defaults only, no deal
             sections = {name: _section_lines(items) for name, items in game.sections.items()}
             boards.append(Board(filename, len(boards) + 1, tags, sections,
-                                list(game.errors), list(game.notes), list(game.comments)))
+                                list(game.errors), list(game.notes), list(game.comments),
+                                list(game.more_constraints)))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     return boards

@@ -5,8 +5,8 @@
   with a documented status and no traceback;
 * every ``python`` block runs;
 * the outputs it shows (the solve panel and JSON of board 4, the tables of
-  board 4, a deal, the par line, the review verdict) are what the program
-  prints today.
+  board 4, a deal, the par line, the review verdict, the lead simulation's
+  JSON) are what the program prints today.
 
 Commands that need what a test cannot give (a cluster address, ``pip``,
 the benchmark sets' long runs, an interactive terminal) are named in
@@ -177,3 +177,20 @@ def test_review_verdict_is_as_shown(scratch):
     r = shell(scratch, "whist-solve review --json examples/played.pbn")
     verdict = json.loads(r.stdout)["verdict"]
     assert " ".join(verdict.split()) in " ".join(README.split())
+
+
+def test_lead_simulation_json_is_as_shown(scratch):
+    """The JSON of the lead board of examples/simulate.pbn (shortened in the
+    README to one card: that card's entry and every other field must be
+    what the program prints)."""
+    text = (scratch / "examples" / "simulate.pbn").read_text(encoding="utf-8")
+    games = text.split("\n\n")
+    lead = next(g for g in games if '[Board "lead"]' in g)
+    (scratch / "lead.pbn").write_text(lead + "\n", encoding="utf-8")
+    actual = json.loads(shell(scratch, "whist-solve simulate lead.pbn --json --jobs 1").stdout)
+    shown = _shown_json('"question": "lead"')
+    assert shown["cards"] and set(shown["cards"]) <= set(actual["cards"])
+    for card, entry in shown["cards"].items():
+        assert actual["cards"][card] == entry
+    assert {k: v for k, v in actual.items() if k != "cards"} == \
+        {k: v for k, v in shown.items() if k != "cards"}

@@ -162,6 +162,30 @@ def test_bad_constraint_tag_is_a_board_error(tmp_path):
     assert [o["board"] for o in json_lines(res)] == ["T1"]
 
 
+def test_every_constraint_tag_of_a_board_applies(tmp_path):
+    """Two Constraint tags: both hold (the second was once dropped
+    without a word).  East's hearts are at least 5 in every sample of the
+    first board; with a second tag asking for fewer than 5 as well, no
+    deal can be dealt."""
+    first = '[Constraint "length(E, H) >= 5"]'
+    ok = board("K1", "W:KQ3.92.QJT7.A854 - - -", '[Declarer "S"]', '[Contract "4S"]', first,
+               '[Constraint "hcp(E) >= 4"]')
+    path = write(tmp_path, "k1.pbn", ok)
+    from whist_solve.pbn import read_pbn_file
+    (b,) = list(read_pbn_file(path))
+    assert b.constraint_tags() == ["length(E, H) >= 5", "hcp(E) >= 4"]
+    res = run(["simulate", path, "--json", "--count", "3"])
+    assert res.exit_code == 0, res.stderr
+    none = board("K2", "W:KQ3.92.QJT7.A854 - - -", '[Declarer "S"]', '[Contract "4S"]', first,
+                 '[Constraint "length(E, H) < 5"]')
+    path = write(tmp_path, "k2.pbn", none + TRICKS)
+    res = run(["simulate", path, "--json", "--count", "3"])
+    assert res.exit_code == 2
+    assert "board K2: no deal satisfies the constraints" in res.stderr
+    assert "length(E, H) >= 5; length(E, H) < 5" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["T1"]
+
+
 def test_board_that_gives_too_little(tmp_path):
     # lead question, the leader's (W's) hand unknown; the next board still runs
     path = write(tmp_path, "x.pbn", board("X1", "S:AKQ2.J53.AK84.53 - - -", '[Contract "4S"]',
