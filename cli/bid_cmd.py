@@ -132,6 +132,13 @@ def _auction_board(run: Run, board, hands, kitty, scoring: Scoring, auction) -> 
             bidder=None,
             seats=seats,
             winner=None if auction.winner is None else SEATS[auction.winner],
+            forced=None if auction.forced is None else {
+                "bid": auction.forced.name,
+                "contract": auction.forced.contract,
+                "contract_ascii": _ascii(auction.forced),
+                "books": auction.forced.best.books,
+                "score": auction.forced.score,
+            },
             scoring=scoring.as_json(),
         ))
         return

@@ -873,7 +873,17 @@ def auction_view(st: Style, board, hands, kitty, auction) -> Panel:
     head.append("Every seat as the bidder", style="bold")
     head.append(f", {n} tricks to play; books count the discard's book.")
     verdict = Text()
-    if auction.winner is None:
+    if auction.forced is not None:
+        f = auction.forced
+        dealer = SEAT_NAMES[SEATS[auction.winner]]
+        verdict.append("No seat can make a bid: ", style="bold red")
+        verdict.append(f"the first three pass and the dealer, {dealer}, must bid "
+                       if board.dealer() is not None else
+                       f"the first three pass and the dealer ({dealer}: no Dealer tag, "
+                       f"N speaks first) must bid ")
+        verdict.append(f"{f.name}", style="bold")
+        verdict.append(f" ({f.contract}): {f.best.books} books, scores {f.score:+d}")
+    elif auction.winner is None:
         verdict.append("No seat can make a bid", style="bold red")
     else:
         s = auction.seats[auction.winner].summary

@@ -335,12 +335,17 @@ class SeatAnalysis:
 @dataclass
 class AuctionAnalysis:
     """Who should win the auction: each seat as the bidder, and the seat
-    whose highest makeable bid is the highest (None when no seat can make
-    the lowest bid).  Equal bids go to the seat that speaks first (the
-    bidding starts at the dealer's left; N first without a dealer)."""
+    whose highest makeable bid is the highest.  Equal bids go to the seat
+    that speaks first (the bidding starts at the dealer's left; N first
+    without a dealer, as if W dealt).
+
+    When no seat can make the lowest bid, the first three pass and the
+    dealer must bid: the winner is the dealer, and ``forced`` its bid, the
+    lowest level of its best option (``forced.score``: what it loses)."""
 
     seats: List[SeatAnalysis]
     winner: Optional[int]
+    forced: Optional[BidSummary] = None
 
 
 def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
@@ -367,7 +372,15 @@ def analyse_auction(hands: Sequence[Iterable[str]], kitty: Iterable[str],
             continue
         if winner is None or sa.summary.rank > seats[winner].summary.rank:
             winner = sa.seat
-    return AuctionAnalysis(seats, winner)
+    if winner is not None:
+        return AuctionAnalysis(seats, winner)
+    # the first three pass: the dealer (the last to speak) must bid
+    winner = (first + 3) % 4
+    s = seats[winner].summary
+    level = min_level(scoring.min_bid_3)
+    forced = BidSummary(s.best, level, bid_name(level, s.best.trump, s.best.ranking),
+                        contract_name(level, s.best.trump, s.best.ranking), s.score, scoring)
+    return AuctionAnalysis(seats, winner, forced)
 
 
 # --------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 output: who led each trick, "set by N", the ASCII contract."""
 from __future__ import annotations
 
+import pytest
+
 from support.cli_run import json_lines, run
 
 from whist_solve.bid import (Exchange, Scoring, analyse_bid, bid_score, highest_bid, summarize)
@@ -68,6 +70,43 @@ def test_bid_without_bidder_people_output(tmp_path):
         assert name in out
     assert "Should win the auction" in out or "No seat can make a bid" in out
     assert "scoring: made books - 6" in out
+
+
+# A reduced deal (6 cards, a kitty of 3) where no seat takes 9 books: with
+# the lowest bid 3, every seat passes.
+PASSED_OUT = ('[Variant "bid"]\n{dealer}[Deal "N:J5.4.7.64 T.T8.JT6. KQ.AJ32.. 632.5..3.H"]\n'
+              '[Kitty "4..K.8"]\n')
+
+
+@pytest.mark.parametrize("dealer_tag, dealer", [('[Dealer "E"]\n', "E"), ("", "W")])
+def test_when_every_seat_passes_the_dealer_must_bid(tmp_path, dealer_tag, dealer):
+    """No seat can make the lowest bid: the first three pass and the dealer
+    must bid the lowest level of its best option (without a Dealer tag N
+    speaks first, so W deals).  Its loss is what summarize says."""
+    f = _write(tmp_path, '[Board "1"]\n' + PASSED_OUT.format(dealer=dealer_tag))
+    res = run(["bid", f, "--json", "--min-bid-3"])
+    assert res.exit_code == 0, res.stderr
+    (obj,) = json_lines(res)
+    assert all(obj["seats"][x]["bid"] is None for x in SEATS)
+    assert obj["winner"] == dealer
+    hands = [["SJ", "S5", "H4", "D7", "C6", "C4"], ["ST", "HT", "H8", "DJ", "DT", "D6"],
+             ["SK", "SQ", "HA", "HJ", "H3", "H2"], ["S6", "S3", "S2", "H5", "C3", "JH"]]
+    exs = analyse_bid(hands, ["S4", "DK", "C8"], SEATS.index(dealer))
+    s = summarize(exs, min_bid_3=True)
+    assert s.level is None
+    forced = obj["forced"]
+    assert forced["score"] == s.score < 0 and forced["books"] == s.best.books < 9
+    assert parse_contract(forced["contract_ascii"]).level == 3
+    assert parse_contract(forced["contract_ascii"]).name() == forced["contract"]
+    res = run(["bid", f, "--min-bid-3"])
+    out = " ".join(res.stdout.replace("│", " ").split())
+    assert "No seat can make a bid: the first three pass and the dealer" in out
+    assert f"must bid {forced['bid']} ({forced['contract']}): {forced['books']} books, " \
+           f"scores {forced['score']:+d}" in out
+    # a seat that can bid wins as before, and nothing is forced
+    res = run(["bid", f, "--json"])
+    (obj,) = json_lines(res)
+    assert obj["forced"] is None and obj["seats"][obj["winner"]]["bid"] is not None
 
 
 def test_scoring_variants():
