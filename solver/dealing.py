@@ -5,8 +5,10 @@ and the node-signature positions all shuffle and deal through here.
 Every function takes a ``random.Random`` or a seed, so the same seed gives
 the same deal on every machine (``random.shuffle`` is stable across Python
 versions).  ``game`` is ``"classic"`` (52 cards, 13 each, the dealer's last
-card turned up for trump) or ``"bid"`` (54 cards with the jokers, 12 each
-and a 6-card kitty).
+card turned up for trump), ``"rotating"`` or ``"rotating-nt"`` (classic
+whist's rotating-trump variant: the trump goes S, H, D, C from the first
+deal on, then with ``-nt`` a no-trump deal, and round again) or ``"bid"``
+(54 cards with the jokers, 12 each and a 6-card kitty).
 """
 from __future__ import annotations
 
@@ -16,8 +18,10 @@ from typing import Iterator, List, Sequence, Tuple
 from .cards import format_hand, full_deck
 from .vocab import SEATS
 
-GAMES = ("classic", "bid")
-HAND_SIZE = {"classic": 13, "bid": 12}
+GAMES = ("classic", "rotating", "rotating-nt", "bid")
+HAND_SIZE = {"classic": 13, "rotating": 13, "rotating-nt": 13, "bid": 12}
+# The trumps of the rotating-trump variants, deal after deal.
+ROTATION = {"rotating": ("S", "H", "D", "C"), "rotating-nt": ("S", "H", "D", "C", "NT")}
 
 
 def shuffled_deck(rng: random.Random, jokers: bool = False) -> List[str]:
@@ -52,18 +56,28 @@ def random_board(rng: random.Random, number: int, game: str) -> List[str]:
     """The PBN lines of board ``number`` of the ``deal`` command.  The
     dealer rotates from N; the cards go one at a time from the dealer's
     left, so the dealer gets the last card dealt (in classic whist, turned
-    up for trump; the leader is the dealer's left).  In bid whist the cards
-    left over are the Kitty."""
+    up for trump; the leader is the dealer's left).  The rotating variants
+    deal the same cards as classic whist for the same seed, their trump
+    set by the board's number instead.  In bid whist the cards left over
+    are the Kitty."""
     dealer = (number - 1) % 4
     deck = shuffled_deck(rng, jokers=(game == "bid"))
     size = HAND_SIZE[game]
     hands: List[List[str]] = [[], [], [], []]
     for k in range(4 * size):
         hands[(dealer + 1 + k) % 4].append(deck[k])
-    lines = [f'[Board "{number}"]', f'[Dealer "{SEATS[dealer]}"]', f'[Variant "{game}"]']
+    lines = [f'[Board "{number}"]', f'[Dealer "{SEATS[dealer]}"]',
+             f'[Variant "{"bid" if game == "bid" else "classic"}"]']
     deal_str = "N:" + " ".join(format_hand(h) for h in hands)
     lines.append(f'[Deal "{deal_str}"]')
-    if game == "classic":
+    if game in ROTATION:
+        cycle = ROTATION[game]
+        trump = cycle[(number - 1) % len(cycle)]
+        lines.append(f'[Trump "{trump}"]')
+        lines.append(f'[Leader "{SEATS[(dealer + 1) % 4]}"]')
+        lines.append(f"{{rotating trumps ({', '.join(cycle)}): deal {number} plays "
+                     f"{'at no-trump' if trump == 'NT' else 'in ' + trump}}}")
+    elif game == "classic":
         last = deck[4 * size - 1]
         lines.append(f'[Trump "{last[0]}"]')
         lines.append(f'[Leader "{SEATS[(dealer + 1) % 4]}"]')

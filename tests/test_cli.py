@@ -445,6 +445,27 @@ def test_deal_bid():
         assert "JH" in cards and "JL" in cards
 
 
+@pytest.mark.parametrize("variant, cycle", [("rotating", "S H D C"),
+                                             ("rotating-nt", "S H D C NT")])
+def test_deal_rotating_trumps(variant, cycle):
+    """Classic whist's rotating-trump variant: the same cards as classic
+    whist for the seed, the trump set by the deal's number (S, H, D, C,
+    then NT with -nt, and round again); classic whist otherwise."""
+    cycle = cycle.split()
+    r = run(["deal", "--count", "11", "--seed", "42", "--variant", variant])
+    assert r.exit_code == 0, r.stderr
+    boards = _read(r.stdout)
+    classic = _read(run(["deal", "--count", "11", "--seed", "42"]).stdout)
+    for i, (b, c) in enumerate(zip(boards, classic)):
+        assert not b.errors and b.hands == c.hands and b.game() == "classic"
+        assert b.trump() == (None if cycle[i % len(cycle)] == "NT" else cycle[i % len(cycle)])
+        assert b.tags["Leader"] == c.tags["Leader"]
+    assert f"--variant {variant} " in r.stdout.splitlines()[1]
+    bad = run(["deal", "--variant", "rotate"])
+    words = " ".join(bad.stderr.replace("│", " ").split())
+    assert bad.exit_code == 2 and "expected classic, rotating, rotating-nt or bid" in words
+
+
 def test_deal_then_solve_ending():
     # A random deal read back and tabulated through stdin.
     r = run(["deal", "--seed", "5"])
