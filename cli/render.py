@@ -1405,6 +1405,19 @@ def _share_se(p: Optional[float], n: int) -> Optional[float]:
     return (p * (1 - p) / n) ** 0.5
 
 
+def _share_interval(st: Style, p: Optional[float], n: int) -> str:
+    """The 95% interval of a share of n deals, as shown after it: ±, or
+    for a share of 0% or 100%, where ± would say ±0% whatever n, the far
+    end of the Wilson score interval ("(95%: up to 56%)" for 0 of 3)."""
+    if p is None or n < 2:
+        return ""
+    if p in (0.0, 1.0):
+        z2 = Z95 * Z95
+        far = z2 / (n + z2)         # Wilson's far bound from 0 (or 1) successes in n
+        return f" (95%: up to {100 * far:.0f}%)" if p == 0.0 else f" (95%: down to {100 * (1 - far):.0f}%)"
+    return f" ({'±' if st.symbols else '+-'}{100 * Z95 * _share_se(p, n):.0f}%)"
+
+
 def _pct(p: Optional[float]) -> str:
     return "" if p is None else f"{100 * p:.0f}%"
 
@@ -1737,6 +1750,9 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
 def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
     n = out["samples"]
     cards = out["cards"]
+    # the leader's side declares (bid whist: the bidder leads): its chance to
+    # make the contract is shown, else the defence's to set it
+    declares = agg.problem.leader_declares
     parts: list = [_known_hands_text(st, board), Text("")]
     best = out.get("best")
 
@@ -1746,23 +1762,38 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
         top.append_text(st.cards([best] + b["equal"]))
         if b["equal"]:
             top.append(" (equal cards)", style="dim")
+        share = 1 - b["set"] if declares else b["set"]
         top.append(f", {b['mean']:.2f}{_pm(st, b['stderr'])} tricks for "
-                   f"{out['leader']}'s side, sets {out['contract']} in {_pct(b['set'])}")
-        se = _share_se(b["set"], n)
-        if se is not None:
-            top.append(f" ({'±' if st.symbols else '+-'}{100 * Z95 * se:.0f}%)")
+                   f"{out['leader']}'s side, ")
+        if out["contract"] is None:
+            top.append(f"{'keeps' if declares else 'takes'} the majority in {_pct(share)}")
+        else:
+            top.append(f"{'makes' if declares else 'sets'} {out['contract']} in {_pct(share)}")
+        if not agg.problem.spec.fixed:         # (every hand known: one deal, exact)
+            top.append(_share_interval(st, share, n))
         close = [c for c, o in cards.items() if o["close"] and c != best and c not in b["equal"]]
         return st.cards(close, ", ") if close else None
 
     parts.append(_sim_verdict(best, say, "lead"))
-    parts.append(_sim_head(st, out, f"{out['leader']} leads against {out['contract']} by "
-                                    f"{out['declarer']}, who needs {out['need']} tricks"))
+    if out["contract"] is None:
+        side = "N-S" if SEATS.index(out["declarer"]) % 2 == 0 else "E-W"
+        parts.append(_sim_head(st, out, f"{out['leader']} leads; {side} need {out['need']} of "
+                                        f"{agg.problem.spec.hand_size} tricks for the majority"))
+    elif declares:
+        book = agg.problem.kitty_book
+        parts.append(_sim_head(st, out, f"{out['leader']} leads, {out['contract']} by "
+                                        f"{out['declarer']}, who needs {out['need']} tricks"
+                               + (f" ({out['need'] + book} books with the kitty's)" if book else "")))
+    else:
+        parts.append(_sim_head(st, out, f"{out['leader']} leads against {out['contract']} by "
+                                        f"{out['declarer']}, who needs {out['need']} tricks"))
     keys = [int(k) for o in cards.values() for k in o["hist"]]
     lo, hi = (min(keys), max(keys)) if keys else (0, 0)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("Lead", no_wrap=True)
     table.add_column("Tricks (95%)", justify="right", no_wrap=True)
-    table.add_column("Sets", justify="right")
+    table.add_column(("Keeps" if declares else "Takes") if out["contract"] is None
+                     else ("Makes" if declares else "Sets"), justify="right")
     table.add_column(f"tricks {lo}..{hi}", no_wrap=True)
     table.add_column("", no_wrap=True)
     groups = [g for g in out["groups"]]
@@ -1775,7 +1806,8 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
             label.append(f" {st.star}", style="bold yellow")
         note = "best" if is_best else ("within the noise" if o["close"] else "")
         mean = "" if o["mean"] is None else f"{o['mean']:.2f}{_pm(st, o['stderr'])}"
-        table.add_row(label, mean, _pct(o["set"]), sparkline(st, o["hist"], lo, hi),
+        share = None if o["set"] is None else (1 - o["set"] if declares else o["set"])
+        table.add_row(label, mean, _pct(share), sparkline(st, o["hist"], lo, hi),
                       Text(note, style="yellow" if note == "within the noise" else "dim"),
                       style="on grey15" if is_best else None)
     parts.append(table)

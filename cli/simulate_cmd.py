@@ -107,8 +107,8 @@ def simulate(
         help="The contract of the lead question, e.g. 4S, 3NT, 4H down (overrides the file)."),
     declarer: Optional[str] = typer.Option(
         None, "--declarer", callback=seat_option, metavar="N|E|S|W",
-        help="The declarer of the lead question (default: the Declarer tag, else the "
-             "leader's right-hand opponent)."),
+        help="The declarer of the lead question (default: the Declarer tag, in bid whist "
+             "the Bidder, else the leader's right-hand opponent)."),
     bidder: Optional[str] = BIDDER_OPT,
     strain: Optional[List[str]] = typer.Option(
         None, "--strain", callback=strains_option, metavar="S|H|D|C|NT",
@@ -240,15 +240,17 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
             rk = board.ranking(ranking if ranking != "both" else None)
         if ranking == "both":
             raise WhistError(f"{board.named}: the lead question takes one ranking, not both")
-        dec = SEATS.index(declarer) if declarer is not None else board.declarer()
-        if dec is not None and dec % 2 == lead % 2:
-            dec = None if declarer is None else dec      # a Declarer tag of the leader's side
+        # (bid whist: the bidder declares, and leads; a Declarer tag of the
+        # leader's side in bridge: an ending with declarer's side on lead)
+        dec = SEATS.index(declarer) if declarer is not None else board.declaring_seat()
         n = pd.hand_size
         level = c.level if c is not None else 1
         need = None if c is not None else n // 2 + 1
         return lead_question(pd.known, lead, trump=t, ranking=rk, level=level, need=need,
                              declarer=dec, jokers=pd.jokers, unseen=pd.unseen,
-                             trump_card=pd.trump_card, dealer=pd.dealer, constraints=cons)
+                             trump_card=pd.trump_card, dealer=pd.dealer, constraints=cons,
+                             kitty_book=board.kitty_book() if dec is not None else 0,
+                             contract_given=c is not None)
     # tricks
     if ranking == "both":
         rankings = ("up", "down")

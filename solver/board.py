@@ -451,6 +451,26 @@ class Board:
         self._bidder_declares()
         return self._seat_tag("Declarer")
 
+    def declaring_seat(self) -> Optional[int]:
+        """The seat whose side the contract is: the Declarer tag, else in
+        bid whist the Bidder tag (the bidder declares)."""
+        seat = self.declarer()
+        if seat is None and self.game() == "bid":
+            seat = self._seat_tag("Bidder")
+        return seat
+
+    def kitty_book(self) -> int:
+        """Books the declaring side holds before the play: in bid whist,
+        the bidder's discard (1) when there is a kitty (a Kitty tag, or a
+        Deal of 12-card hands, whose kitty the bidder has taken and
+        discarded), else 0."""
+        if self.game() != "bid":
+            return 0
+        if self.kitty:
+            return 1
+        sizes = {len(h) for h in (self._known or []) if h is not None}
+        return 1 if sizes == {12} else 0
+
     def dealer(self) -> Optional[int]:
         return self._seat_tag("Dealer")
 
@@ -543,16 +563,18 @@ class Board:
     def leader(self, override: Union[int, str, None] = None) -> int:
         """Seat that leads the first trick of the deal: ``override``, else
         the Leader tag, else the Play tag (the seat that played first),
-        else, in bid whist, the Bidder, else the Declarer's left-hand
-        opponent, else the Dealer's left."""
+        else, in bid whist, the Bidder (or the Declarer), else the
+        Declarer's left-hand opponent, else the Dealer's left."""
         if override is not None:
             return parse_seat(override)
         for name in ("Leader", "Play"):
             seat = self._seat_tag(name)
             if seat is not None:
                 return seat
-        if self.tag("Bidder") is not None and self.game() == "bid":
-            return self.bidder()
+        if self.game() == "bid":
+            seat = self.declaring_seat()     # the bidder leads
+            if seat is not None:
+                return seat
         for name in ("Declarer", "Dealer"):
             seat = self._seat_tag(name)
             if seat is not None:

@@ -53,24 +53,32 @@ class Goal:
 
 def board_goal(board, pos: Position) -> Goal:
     """The board's goal, counted from the position on (its Goal tag, else
-    its Contract for the Declarer's side); no goal raises WhistError."""
+    its Contract for the Declarer's side: in bid whist the Bidder's, the
+    kitty's book counted); no goal raises WhistError."""
     g = board.goal()
     if g is not None:
         return Goal(g[0], g[1], "Goal")
     contract = board.contract()
-    declarer = board.declarer()
+    declarer = board.declaring_seat()
     if contract is not None and not contract.passed and declarer is not None:
         side = side_of(declarer)
         won = pos.ns_tricks if side == "NS" else pos.ew_tricks
         need = contract.level + BOOKS_FOR_LEVEL
-        note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"
+        book = board.kitty_book()
+        if book:
+            # bid whist: the discard is the bidding side's first book
+            note = f"contract {contract} by {SEATS[declarer]}: {need} books, the kitty's counted"
+            need -= book
+        else:
+            note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"
         if won:
             note += f", {won} already won"
         return Goal(side, need - won, "Contract", note)
     if contract is not None and contract.passed:
         raise WhistError("no goal: the Contract is Pass and there is no Goal tag")
     if contract is not None:
-        raise WhistError("no goal: a Contract but no Declarer (add a Declarer tag, "
+        raise WhistError("no goal: a Contract but no Declarer (add a Declarer or, in bid whist, "
+                         "a Bidder tag, "
                          "or a Goal tag such as [Goal \"NS 5\"])")
     raise WhistError("no goal: add a Goal tag (e.g. [Goal \"NS 5\"]) "
                      "or a Contract and a Declarer")

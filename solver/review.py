@@ -122,14 +122,21 @@ class Review:
         level, strain, declarer = self.contract
         return f"{level}{strain} by {SEATS[declarer]}"
 
+    def _count(self, tricks: int) -> str:
+        """Tricks as the game counts them: in bid whist, books (the tricks
+        and the kitty's book)."""
+        if self.extra_books:
+            return _plural(tricks + self.extra_books, "book")
+        return str(tricks)
+
     def _outcome(self, tricks: int) -> str:
         need = self.need()
         if need is None:
             return _plural(tricks, "trick")
         if tricks >= need:
             over = tricks - need
-            return f"makes {tricks}" + (f" (+{over})" if over else "")
-        return f"{tricks}, down {need - tricks}"
+            return f"makes {self._count(tricks)}" + (f" (+{over})" if over else "")
+        return f"{self._count(tricks)}, down {need - tricks}"
 
     def events(self) -> list:
         """(trick, who, tricks lost, seat, card) for every costly card, who
@@ -148,7 +155,7 @@ class Review:
         taken = self.result if self.result is not None else self.played_tricks
         if taken is not None:
             word = "taken" if self.result is None else "taken (Result)"
-            parts.append(f"{taken} {word}")
+            parts.append(f"{self._count(taken)} {word}")
         else:
             last = self.cards[-1].trick if self.cards else 0
             parts.append(f"play recorded to trick {last}, "
@@ -166,8 +173,8 @@ class Review:
             sentence += ": " + parts[2]
         if (self.result is not None and self.complete
                 and self.result != self.played_tricks):
-            sentence += (f" (the recorded play gives {self.played_tricks}, "
-                         f"the Result tag {self.result})")
+            sentence += (f" (the recorded play gives {self._count(self.played_tricks)}, "
+                         f"the Result tag {self._count(self.result)})")
         return sentence
 
     def text(self) -> str:
@@ -197,6 +204,8 @@ class Review:
         if self.result is not None:
             out["result"] = {"tricks": self.result, "dd_tricks": self.dd_tricks,
                              "difference": self.result - self.dd_tricks}
+            if self.extra_books:
+                out["result"]["books"] = self.result + self.extra_books
         return out
 
 
@@ -264,29 +273,28 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
                  solver: Optional[Solver] = None) -> Review:
     """Review a PBN board's ``[Play]`` section: the deal, trump, ranking and
     leader as the board gives them (or the overrides), its Contract and
-    Declarer, and its Result tag (tricks of declarer's side)."""
+    Declarer, and its Result tag (tricks of declarer's side; in bid whist,
+    books: the tricks and the kitty's book)."""
     start = board.start_position(trump, ranking, leader)
     cards = board.play_cards(start.trump, start.ranking)
     contract = None
     c = board.contract()
-    decl = board.declarer()
-    extra = 0
-    if board.game() == "bid":
-        # Bid whist: the bidder's side declares, and its discard is a book.
-        if decl is None:
-            decl = board.bidder()
-        extra = 1 if board.kitty else 0
+    # (bid whist: the bidder's side declares, and its discard is a book)
+    decl = board.declaring_seat()
+    extra = board.kitty_book()
     if c is not None and not c.passed and c.level and decl is not None:
         contract = (c.level, c.strain, decl)
     result = None
     value = (board.tags.get("Result") or "").strip().lstrip("^")
     if value and value not in ("?", "-"):
         # 0 to 13 tricks, in ASCII digits ('-1', '99999999999999999999',
-        # '1_0' are no counts of tricks)
-        if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) > 13:
-            raise WhistError(f"{board.named}: bad Result tag {value!r} "
-                             "(expected the tricks declarer took, 0 to 13)")
-        result = int(value)
+        # '1_0' are no counts of tricks); in bid whist, books: the tricks
+        # and the kitty's book
+        if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= 13:
+            what = (f"the books the bidder's side took, {extra} to 13" if extra
+                    else "the tricks declarer took, 0 to 13")
+            raise WhistError(f"{board.named}: bad Result tag {value!r} (expected {what})")
+        result = int(value) - extra
     try:
         return review_play(start, cards, contract, result, declarer=decl, solver=solver,
                            extra_books=extra)

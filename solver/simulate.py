@@ -329,8 +329,16 @@ class LeadQuestion:
     cards: tuple               # the leader's cards, display order
     groups: tuple              # tuples of equal cards
     tt_mb: float = DEFAULT_TT_MB
+    kitty_book: int = 0        # bid whist: the discard's book, already the declaring side's
+    contract_given: bool = True   # else (classic whist) the question is who takes the majority
 
     question = "lead"
+
+    @property
+    def leader_declares(self) -> bool:
+        """The leader's side declares (bid whist: the bidder leads), else
+        it defends."""
+        return self.declarer % 2 == self.leader % 2
 
     def solve_sample(self, solver, deal) -> tuple:
         pos = Position.make(deal.hands, self.trump, self.ranking, self.leader)
@@ -348,20 +356,22 @@ class LeadQuestion:
 def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level: int = 1,
                   need: Optional[int] = None, declarer=None, jokers: bool = False,
                   unseen=None, hand_size=None, trump_card=None, dealer=None,
-                  constraints: Iterable[str] = (), max_tries: Optional[int] = None) -> LeadQuestion:
+                  constraints: Iterable[str] = (), max_tries: Optional[int] = None,
+                  kitty_book: int = 0, contract_given: bool = True) -> LeadQuestion:
     """The lead question.  ``trump``: 'S' 'H' 'D' 'C' or 'NT'; ``level``
-    1-7: the declaring side (the leader's opponents; ``declarer`` default
-    the leader's right-hand opponent) needs ``level + 6`` tricks, or
-    ``need`` tricks when given (an ending).  The contract fails ("set") on
-    a deal when the leader's side takes more than ``hand_size - need``.
-    Unseen cards the hands do not get are out of play."""
+    1-7: the declaring side (``declarer``'s, by default the leader's
+    right-hand opponent's; the leader's own side in bid whist, where the
+    bidder leads) needs ``level + 6`` tricks, less ``kitty_book`` (bid
+    whist: the bidder's discard is its side's first book), or ``need``
+    tricks when given (an ending).  The contract fails ("set") on a deal
+    when the declaring side takes fewer.  Without ``contract_given``
+    (classic whist, where no one bids) the JSON names no contract and
+    ``need`` is the majority.  Unseen cards the hands do not get are out
+    of play."""
     ld = _seat(leader)
     if known[ld] is None:
         raise SimulationError(f"the leader's ({SEATS[ld]}) hand must be known")
     dec = (ld + 3) % 4 if declarer is None else _seat(declarer)
-    if dec % 2 == ld % 2:
-        raise SimulationError(f"the declarer ({SEATS[dec]}) and the leader ({SEATS[ld]}) "
-                              "are partners")
     if not 1 <= int(level) <= 7:
         raise SimulationError(f"contract level {level} (1 to 7)")
     strain = _strain(trump)
@@ -373,7 +383,8 @@ def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level:
     spec = deal_spec(known, hand_size, jokers=jokers, unseen=unseen, kitty=None,
                      trump_card=trump_card, dealer=dealer, constraints=constraints, **kw)
     n = spec.hand_size
-    nd = int(level) + BOOKS_FOR_LEVEL if need is None else int(need)
+    book = int(kitty_book) if need is None else 0
+    nd = int(level) + BOOKS_FOR_LEVEL - book if need is None else int(need)
     if not 0 <= nd <= n:
         raise SimulationError(f"the declaring side needs {nd} of {n} tricks: impossible to judge")
     t = None if strain == "NT" else strain
@@ -383,7 +394,8 @@ def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level:
     if spec.preplaced:
         in_play.append(spec.preplaced[1])
     groups = tuple(tuple(g) for g in equal_card_groups(hand, in_play, t, rk))
-    return LeadQuestion(spec, ld, t, rk, int(level), nd, dec, cards, groups)
+    return LeadQuestion(spec, ld, t, rk, int(level), nd, dec, cards, groups, kitty_book=book,
+                        contract_given=contract_given)
 
 
 class LeadAggregate(_Aggregate):
@@ -399,9 +411,14 @@ class LeadAggregate(_Aggregate):
         super().__init__(problem, seed, len(problem.cards))
 
     def set_share(self, j: int) -> Optional[float]:
+        """The share of the deals where the contract fails after card j
+        (the histogram counts the leader's side's tricks)."""
         if not self.samples:
             return None
-        beat = self.problem.spec.hand_size - self.problem.need   # the leader's side needs more
+        p = self.problem
+        if p.leader_declares:
+            return sum(c for v, c in self.hists[j].items() if v < p.need) / self.samples
+        beat = p.spec.hand_size - p.need   # the leader's side needs more
         return sum(c for v, c in self.hists[j].items() if v > beat) / self.samples
 
     def best(self) -> Optional[int]:
@@ -426,7 +443,7 @@ class LeadAggregate(_Aggregate):
         p = self.problem
         out = self._head()
         out["leader"] = SEATS[p.leader]
-        out["contract"] = p.contract
+        out["contract"] = p.contract if p.contract_given else None
         out["declarer"] = SEATS[p.declarer]
         out["need"] = p.need
         close = set(self.close())

@@ -315,3 +315,31 @@ def test_every_shipped_puzzle_has_a_title_and_an_idea():
     assert len(boards) >= 40
     for b in boards:
         assert b["title"] and b["comment"] and len(b["comment"]) > 40, b["board"]
+
+
+# Bid whist: South bid 4 spades uptown, took the kitty and discarded H5 HJ
+# and four diamonds (the Kitty tag): the discard is N-S's first book, so 4S
+# needs 9 of the 12 tricks, and South leads.
+BW_DEAL = "N:53.92.K3.K843.HL QT.KT876.AQ98.J A9862.A3..A9762 KJ74.Q4.JT7.QT5"
+BW_TAGS = ('[Variant "bid"]', '[Dealer "W"]', '[Contract "4S"]', '[Kitty ".J5.6542."]')
+
+
+@pytest.mark.parametrize("seat_tag", ['[Bidder "S"]', '[Declarer "S"]'])
+def test_a_bid_whist_contract_goal_counts_the_kitty_book(tmp_path, seat_tag):
+    """In bid whist the goal of a Contract is level + 6 books for the
+    bidder's side (the Bidder tag, or the Declarer), the discard's book
+    counted, and the bidder leads.  Before: 10 tricks of 12, West leading
+    (the Declarer's left), and a Bidder tag alone was no declarer."""
+    path = tmp_path / "bw.pbn"
+    path.write_text(board("bw", BW_DEAL, *BW_TAGS, seat_tag))
+    res = run(["puzzles", str(path), "--json"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["goal"] == {"side": "NS", "tricks": 9, "from": "Contract"}
+    from whist_solve import Position, Solver
+    hands = read_pbn_file(str(path))[0].hands
+    south = Solver(16).ns_value(Position.make(hands, "S", "up", 2))   # S leading
+    assert o["tricks"] == south and o["solved"] == (south >= 9)
+    assert o["line"][0] in hands[2]
+    words = " ".join(run(["puzzles", str(path)]).stdout.replace("│", " ").split())
+    assert "10 books, the kitty's counted" in words

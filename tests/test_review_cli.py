@@ -181,3 +181,36 @@ def test_after_trick_n_stops_after_n_recorded_tricks():
 def test_from_lead_and_after_trick_exclude_each_other():
     r = run(["solve", "--from-lead", "--after-trick", "1", BRIDGE])
     assert r.exit_code == 2 and "choose one of --from-lead and --after-trick" in r.stderr
+
+
+# Bid whist: South bid 4 spades uptown, took the kitty and discarded H5 HJ
+# and four diamonds (the Kitty tag): the discard is N-S's first book, so 4S
+# needs 9 of the 12 tricks, and South leads.
+BW_DEAL = "N:53.92.K3.K843.HL QT.KT876.AQ98.J A9862.A3..A9762 KJ74.Q4.JT7.QT5"
+BW_TAGS = ('[Variant "bid"]', '[Dealer "W"]', '[Contract "4S"]', '[Kitty ".J5.6542."]')
+
+BW_PLAY = ('[Play "S"]\nH3 HQ H9 HT\nC2 C5 CK CJ\nC9 CT C8 D9\nC7 DT DK DQ\nHA H4 H2 H6\n'
+           'S2 S7 S5 SQ\nCA DJ D3 D8\nS6 D7 C3 DA\nS8 S4 JH ST\nS9 SJ JL H7\nC6 CQ C4 HK\n'
+           'SA SK S3 H8\n*\n')
+
+
+def test_bid_whist_review_counts_books(tmp_path):
+    """In bid whist the review speaks of books (the tricks and the kitty's
+    book), and reads the Result tag as books: this play took 7 tricks, 8
+    books, as the Result says (before: 'the recorded play gives 7, the
+    Result tag 8')."""
+    path = tmp_path / "bw.pbn"
+    text = board("bw", BW_DEAL, *BW_TAGS, '[Bidder "S"]', '[Result "8"]').rstrip("\n")
+    path.write_text(text + "\n" + BW_PLAY)
+    res = run(["review", str(path), "--json"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["contract"]["need"] == 9 and o["played_tricks"] == 7
+    assert o["result"] == {"tricks": 7, "books": 8, "dd_tricks": o["dd_tricks"],
+                           "difference": 7 - o["dd_tricks"]}
+    assert f"makes {o['dd_tricks'] + 1} books double-dummy; 8 books taken (Result)" in o["verdict"]
+    assert "recorded play gives" not in o["verdict"]
+    path.write_text(text.replace('[Result "8"]', '[Result "0"]') + "\n" + BW_PLAY)
+    res = run(["review", str(path)])
+    assert res.exit_code == 2
+    assert "bad Result tag '0' (expected the books the bidder's side took, 1 to 13)" in res.stderr

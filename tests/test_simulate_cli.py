@@ -217,8 +217,13 @@ def test_trump_card_classic_whist_lead(tmp_path):
     path = write(tmp_path, "w.pbn", board("W1", "W:KQ3.92.QJT7.A854 - - -", '[Dealer "S"]',
                                           '[TrumpCard "H7"]'))
     o = json_lines(run(["simulate", path, "--json", "--count", "4"]))[0]
-    assert o["question"] == "lead" and o["leader"] == "W" and o["contract"] == "1H"
-    assert o["need"] == 7
+    # (no one bids in classic whist: no contract, N-S need the majority)
+    assert o["question"] == "lead" and o["leader"] == "W" and o["contract"] is None
+    assert o["need"] == 7 and o["declarer"] == "S"
+    people = run(["simulate", path, "--count", "4"]).stdout
+    words = " ".join(people.replace("│", " ").split())
+    assert "W leads; N-S need 7 of 13 tricks for the majority" in words
+    assert "takes the majority in" in words
 
 
 def test_time_budget_gives_partial(tmp_path):
@@ -344,3 +349,24 @@ def test_worker_processes_that_cannot_start(tmp_path, monkeypatch, given):
         assert ("warning: --jobs: cannot start worker processes (Read-only file system); the "
                 "simulation goes on in this process") in res.stderr
         assert json_lines(res) == one
+
+
+def test_bid_whist_lead_question_the_bidder_leads_and_declares(tmp_path):
+    """Bid whist: the bidder declares and leads, and its discard is its
+    side's first book, so 4S needs 9 tricks of 12; the share shown is the
+    bidder's chance to make it.  Before: 'S leads against 4S by E, who
+    needs 10 tricks', the set share counted for E-W."""
+    path = write(tmp_path, "bw.pbn", board(
+        "bw", "S:A9862.A3..A9762 - - -", '[Variant "bid"]', '[Dealer "W"]', '[Bidder "S"]',
+        '[Contract "4S"]', '[Unseen "KQJT7543.KQT987642.AKQJT9873.KQJT8543.HL"]'))
+    res = run(["simulate", path, "--json", "--count", "6", "--question", "lead"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["leader"] == "S" and o["declarer"] == "S" and o["need"] == 9
+    for c in o["cards"].values():
+        fails = sum(n for k, n in c["hist"].items() if int(k) < 9)
+        assert c["set"] == round(fails / 6, 4)
+    words = " ".join(run(["simulate", path, "--count", "6", "--question", "lead"]).stdout
+                     .replace("│", " ").split())
+    assert "S leads, 4S by S, who needs 9 tricks (10 books with the kitty's)" in words
+    assert "makes 4S in" in words
