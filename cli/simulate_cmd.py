@@ -262,7 +262,7 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
     return tricks_question(pd.known, strains=tuple(strains) if strains else STRAINS,
                            rankings=rankings, leaders=leaders, jokers=pd.jokers,
                            unseen=pd.unseen, trump_card=pd.trump_card, dealer=pd.dealer,
-                           constraints=cons)
+                           constraints=cons, kitty_book=board.kitty_book())
 
 
 def default_question(board, pd, *, trump=None, leader=None, contract=None, bidder=None) -> str:

@@ -476,6 +476,7 @@ class TricksQuestion:
     rankings: tuple = ("up",)
     leaders: tuple = (0, 1, 2, 3)
     tt_mb: float = DEFAULT_TT_MB
+    kitty_book: int = 0        # bid whist: the leader bids, and its discard is a book
 
     question = "tricks"
 
@@ -504,9 +505,11 @@ def tricks_question(known: Sequence, *, strains: Sequence[str] = STRAINS,
                     rankings: Sequence[str] = ("up",), leaders: Sequence = ("N", "E", "S", "W"),
                     jokers: bool = False, unseen=None, hand_size=None, trump_card=None,
                     dealer=None, constraints: Iterable[str] = (),
-                    max_tries: Optional[int] = None) -> TricksQuestion:
+                    max_tries: Optional[int] = None, kitty_book: int = 0) -> TricksQuestion:
     """The tricks question from any known hands (unseen cards the hands do
-    not get are out of play)."""
+    not get are out of play).  ``kitty_book`` (bid whist, 1): the leader is
+    the bidder, whose discard is its side's first book; the make shares are
+    then the leader's side's, books counted."""
     kw = {} if max_tries is None else {"max_tries": max_tries}
     spec = deal_spec(known, hand_size, jokers=jokers, unseen=unseen, kitty=None,
                      trump_card=trump_card, dealer=dealer, constraints=constraints, **kw)
@@ -515,25 +518,41 @@ def tricks_question(known: Sequence, *, strains: Sequence[str] = STRAINS,
     ld = tuple(dict.fromkeys(_seat(x) for x in leaders))
     if not st or not rk or not ld:
         raise SimulationError("the tricks question needs a strain, a ranking and a leader")
-    return TricksQuestion(spec, st, rk, ld)
+    return TricksQuestion(spec, st, rk, ld, kitty_book=int(kitty_book))
 
 
 class TricksAggregate(_Aggregate):
     """Per strain, ranking and leader: histogram of N-S tricks, mean,
     standard error, and the share of deals N-S take each level
-    (tricks >= level + 6; E-W's chances follow from the histogram)."""
+    (tricks >= level + 6; E-W's chances follow from the histogram).  In
+    bid whist (the question's kitty_book) the bidder leads: the share of
+    deals the leader's side takes level + 6 books, its discard's book
+    counted."""
 
     question = "tricks"
 
     def __init__(self, problem: TricksQuestion, seed):
         super().__init__(problem, seed, len(problem.cells))
 
+    def leader_makes(self, j: int, leader: int, level: int) -> Optional[float]:
+        """Bid whist: the share of the samples in which the leader's side
+        (the bidder's) takes ``level`` + 6 books, its discard's included."""
+        if not self.samples:
+            return None
+        n = self.problem.spec.hand_size
+        need = level + BOOKS_FOR_LEVEL - self.problem.kitty_book
+        return sum(c for v, c in self.hists[j].items()
+                   if (v if leader % 2 == 0 else n - v) >= need) / self.samples
+
     def to_json(self) -> dict:
         out = self._head()
         table: dict = {}
         for j, (s, r, ld) in enumerate(self.problem.cells):
             o = self.column(j)
-            o["make"] = {str(lv): _r(self.make(j, lv)) for lv in LEVELS}
+            if self.problem.kitty_book:
+                o["make"] = {str(lv): _r(self.leader_makes(j, ld, lv)) for lv in LEVELS}
+            else:
+                o["make"] = {str(lv): _r(self.make(j, lv)) for lv in LEVELS}
             table.setdefault(s, {}).setdefault(r, {})[SEATS[ld]] = o
         out["table"] = table
         return self._tail(out)

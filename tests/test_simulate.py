@@ -97,6 +97,31 @@ def test_tricks_matches_exact_enumeration(solver):
                 assert cell["make"]["1"] == 0.0          # 7 tricks of 3: never
 
 
+def test_tricks_make_in_bid_whist_counts_the_bidder_s_books(solver):
+    """Bid whist (kitty_book=1): the leader is the bidder, and make[level]
+    is the share of deals its side takes level + 6 books, the discard's
+    included (before: N-S tricks against level + 6, whoever led).  With
+    3-card hands, level 1 needs 6 of the 3 + 1 books: never; so the check
+    is made on the books themselves."""
+    north = ["SA", "SJ", "H5"]
+    south = ["S9", "HK", "D4"]
+    pool = ["SK", "ST", "S2", "HA", "HQ", "D7"]
+    q = tricks_question([north, None, south, None], strains=("S",), unseen=pool, kitty_book=1)
+    deals = completions([north, None, south, None], pool, 3)
+    agg = simulate(q, 300, seed=3, solver=solver)
+    out = agg.to_json()
+    for seat, leader in zip("NESW", range(4)):
+        cell = out["table"]["S"]["up"][seat]
+        exact = Counter(ref_value(h, "S", "up", leader) for h, _ in deals)
+        assert_matches(cell["hist"], exact, len(deals))
+        assert all(v == 0.0 for v in cell["make"].values())
+        j = q.cells.index(("S", "up", leader))
+        for books in range(1, 5):      # the leader's side's books: its tricks + 1
+            share = sum(n for k, n in cell["hist"].items()
+                        if (int(k) if leader % 2 == 0 else 3 - int(k)) + 1 >= books) / 300
+            assert agg.leader_makes(j, leader, books - 6) == share
+
+
 def test_lead_matches_exact_enumeration(solver):
     west = ["SK", "SQ", "H4"]
     pool = ["SA", "SJ", "S3", "HA", "HQ", "H2", "DK", "D5", "C9"]
