@@ -688,27 +688,31 @@ def solve_view(st: Style, v: SolveView):
 
 def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str],
                    rankings: Sequence[str], n_tricks: int, deal=None, par=None,
-                   note: Optional[str] = None):
+                   note: Optional[str] = None, bid_whist: bool = False):
     """One table per ranking.  Left block: tricks won by N-S when the seat of
     the column leads to the first trick.  Right block, as bridge players read
     it: tricks won by the declarer's side, the declarer's left-hand opponent
-    leading.  Both blocks have their columns in the order N E S W.  ``par``
-    (a :class:`whist_solve.par.Par`) is shown under the tables; ``note``
-    (e.g. 'passed out') above them."""
+    leading; in bid whist (``bid_whist``), where the bidder leads, tricks won
+    by the bidder's side, the bidder leading.  Both blocks have their
+    columns in the order N E S W.  ``par`` (a :class:`whist_solve.par.Par`)
+    is shown under the tables; ``note`` (e.g. 'passed out') above them."""
     parts = []
     if deal is not None:
         parts += [deal, Text("")]
+    right = ("Right, as bid whist players read it: tricks won by the bidder's side, the "
+             "bidder leading" if bid_whist else
+             "Right, as bridge players read it: tricks won by the declarer's side, the "
+             "declarer's left-hand opponent leading")
     expl = Text(
         f"{n_tricks} tricks. Left: tricks won by N-S when the seat of the column leads to "
-        "the first trick. Right, as bridge players read it: tricks won by the declarer's "
-        "side, the declarer's left-hand opponent leading (green: more than half).", style="dim")
+        f"the first trick. {right} (green: more than half).", style="dim")
     if note:
         parts += [Text(note, style="bold"), Text("")]
     parts.append(expl)
     for ranking in rankings:
         by_leader = Table(title="N-S tricks by leader",
                           title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        by_decl = Table(title="by declarer", title_justify="left",
+        by_decl = Table(title="by bidder" if bid_whist else "by declarer", title_justify="left",
                         box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         by_leader.add_column("")
         for s in SEATS:
@@ -720,11 +724,12 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
             row = table[strain][ranking]
             ns = {s: int(row[s]) for s in SEATS}
             by_leader.add_row(st.strain(strain), *(str(ns[s]) for s in SEATS))
-            # declarer d: the leader is d's left-hand opponent
+            # declarer d: the leader is d's left-hand opponent (the bidder
+            # itself in bid whist)
             decl = []
             for d in SEATS:
-                lho = SEATS[(SEATS.index(d) + 1) % 4]
-                won = ns[lho] if d in ("N", "S") else n_tricks - ns[lho]
+                lead = d if bid_whist else SEATS[(SEATS.index(d) + 1) % 4]
+                won = ns[lead] if d in ("N", "S") else n_tricks - ns[lead]
                 style = "bold green" if won * 2 > n_tricks else ""
                 decl.append(Text(str(won), style=style))
             by_decl.add_row(st.strain(strain), *decl)

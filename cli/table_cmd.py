@@ -197,4 +197,5 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
     deal = render.deal_text(run.style, hands, board.kitty)
     run.emit(render.dd_tables_view(run.style, render.board_title(board), table, strains,
                                    rankings, n, deal, par=p,
-                                   note="Passed out (Contract \"Pass\")." if passed else None))
+                                   note="Passed out (Contract \"Pass\")." if passed else None,
+                                   bid_whist=board.game() == "bid"))

@@ -181,6 +181,25 @@ def test_both_blocks_of_the_table_in_the_order_n_e_s_w():
     assert re.search(r"♠\s+8\s+7\s+8\s+8\s+♠\s+7\s+5\s+8\s+5", r.stdout)
 
 
+def test_bid_whist_right_block_is_by_bidder_who_leads(tmp_path):
+    """Bid whist: the bidder leads, so the right block gives the tricks of
+    the bidder's side with the bidder leading (before: the bridge block,
+    its left-hand opponent leading)."""
+    deal = "N:53.92.K3.K843.HL QT.KT876.AQ98.J A9862.A3..A9762 KJ74.Q4.JT7.QT5"
+    path = tmp_path / "bw.pbn"
+    path.write_text(board("bw", deal, '[Variant "bid"]', '[Kitty ".J5.6542."]'))
+    out = run(["table", str(path), "--strain", "S,NT"]).stdout
+    assert "by bidder" in out and "by declarer" not in out
+    (o,) = json_lines(run(["table", str(path), "--strain", "S,NT", "--json"]))
+    for strain, sym in (("S", "♠"), ("NT", "NT")):
+        ns = o["table"][strain]["up"]
+        want = [ns["N"], 12 - ns["E"], ns["S"], 12 - ns["W"]]
+        rows = [ln for ln in out.splitlines() if ln.strip("│ ").startswith(sym + " ")]
+        nums = next(n for n in ([int(x) for x in re.findall(r"\b\d+\b", ln)] for ln in rows)
+                    if len(n) == 8)
+        assert nums[:4] == [ns[x] for x in "NESW"] and nums[4:8] == want
+
+
 def test_headers_say_what_happened():
     src = board("5", "N:AK... QJ... T9... 87...", '[Trump "NT"]', '[Leader "W"]',
                 '[Contract "3NT"]', '[Declarer "S"]')
