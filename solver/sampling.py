@@ -300,6 +300,17 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
     cons = _constraints(spec.constraints)
     if cons is None:
         return _deal_once(spec, rng, cuts, base)
+    # a constraint on known hands only is the same in every try: one test
+    # tells (before, such a constraint broken cost max_tries deals)
+    for c in cons.items:
+        if all(spec.known[x] is not None for x in c.seats) and not c.test(base):
+            if not c.seats:
+                why = f"{c.text!r} reads no hand and is false"
+            else:
+                names = " and ".join(SEATS[x] for x in sorted(c.seats))
+                why = (f"the known hand{'s' if len(c.seats) > 1 else ''} of {names} "
+                       f"break{'' if len(c.seats) > 1 else 's'} {c.text!r}")
+            raise NoDealError(f"no deal satisfies the constraints: {why}")
     # every hand known: each try deals the same hands (the constraints read
     # the hands only), so one try tells
     tries = spec.max_tries if spec.unknown_seats else 1
