@@ -500,14 +500,15 @@ class Board:
         value = self.tag("Variant")
         if value is not None:
             v = re.sub(r"[\s_-]+", "", value.lower())
-            if v in ("classic", "whist", "classicwhist"):
+            if v in ("classic", "whist", "classicwhist", "rotating", "rotatingnt",
+                     "rotatingtrump", "rotatingtrumps"):   # (the rotating-trump variant is classic whist)
                 if any(is_joker(c) for h in (self._hands or []) for c in h):
                     raise self._err(f"the deal has jokers but the Variant is {value!r} "
                                     "(jokers are for bid whist)")
                 return "classic"
             if v in ("bid", "bidwhist"):
                 return "bid"
-            raise self._err(f"bad Variant tag {value!r} (expected classic or bid)")
+            raise self._err(f"bad Variant tag {value!r} (expected classic, rotating or bid)")
         jokers = any(is_joker(c) for h in (self._known or []) if h is not None for c in h)
         if not jokers and self.tag("Unseen") is not None:
             try:

@@ -189,19 +189,23 @@ _CONTRACT_RE = re.compile(
     r"(?P<dir>UPTOWN|DOWNTOWN|UP|DOWN|\u2191|\u2193)?\s*"
     r"(?P<x2>XX|X)?"
 )
+# A bid as players say it and bid_name writes it: "4 uptown in spades"
+_BID_NAME_RE = re.compile(r"(?P<level>\d+)\s*(?P<dir>UPTOWN|DOWNTOWN|UP|DOWN)\s+IN\s+"
+                          r"(?P<strain>SPADES?|HEARTS?|DIAMONDS?|CLUBS?|S|H|D|C)")
 
 
 def parse_contract(text: str) -> Contract:
     """Parse a contract: ``4S``, ``3NT``, ``4S↓``, ``4 S down``, ``5NT↑``,
-    ``4SX``, ``7NTXX``, ``2♥``, ``Pass``; PBN end positions give a bare
+    ``4SX``, ``7NTXX``, ``2♥``, ``Pass``, and bids as bid_name says them
+    (``4 uptown in spades``, ``3 no-trump downtown``); PBN end positions give a bare
     strain (``S``, ``NT``: level 0).  No direction means up.  Raises
     :class:`WhistError` on anything else."""
     raw = text
     t = suit_letters(text.strip()).upper()
     if t in ("PASS", "P", "AP", "ALL PASS", "PASSED", "PASSED OUT"):
         return Contract(0, "NT", "up", 0, passed=True)
-    m = _CONTRACT_RE.fullmatch(t)
-    if not m or (m.group("x1") and m.group("x2")):
+    m = _CONTRACT_RE.fullmatch(t) or _BID_NAME_RE.fullmatch(t)
+    if not m or (m.re is _CONTRACT_RE and m.group("x1") and m.group("x2")):
         raise WhistError(
             f"bad contract {raw!r} (expected e.g. 4S, 3NT, 4S\u2193, '4 S down', 5NT\u2191, 4SX or Pass)")
     level = 0
@@ -211,7 +215,7 @@ def parse_contract(text: str) -> Contract:
         if not 1 <= level <= 7:
             raise WhistError(f"bad contract {raw!r}: the level must be 1 to 7")
     strain = _STRAIN_WORDS[_strain_key(m.group("strain"))]
-    doubled = len(m.group("x1") or m.group("x2") or "")
+    doubled = len(m.group("x1") or m.group("x2") or "") if m.re is _CONTRACT_RE else 0
     ranking = _RANKING_WORDS[m.group("dir")] if m.group("dir") else "up"
     return Contract(level, strain, ranking, doubled)
 

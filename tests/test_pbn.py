@@ -65,6 +65,9 @@ FULL_DEAL = "N:JT64.AQT93.962.5 AK7.J65.AK74.J98 Q985.K8742..QT63 32..QJT853.AK7
     ("6N", 6, "NT", "up", 0),
     ("S", 0, "S", "up", 0),       # PBN end positions: the strain only
     ("NT", 0, "NT", "up", 0),
+    ("4 uptown in spades", 4, "S", "up", 0),     # bids as the tool names them
+    ("5 Downtown in hearts", 5, "H", "down", 0),
+    ("3 no-trump downtown", 3, "NT", "down", 0),
 ])
 def test_parse_contract(text, level, strain, ranking, doubled):
     c = parse_contract(text)
@@ -83,6 +86,20 @@ def test_parse_contract_pass(text):
 def test_parse_contract_junk(text):
     with pytest.raises(WhistError, match="contract"):
         parse_contract(text)
+
+
+def test_every_bid_name_reads_back():
+    """What bid and check print ("5 downtown in spades") is taken back as
+    --contract (it was refused as a bad contract)."""
+    from whist_solve.vocab import bid_name
+    for level in range(1, 8):
+        for trump in ("S", "H", "D", "C", "NT"):
+            for ranking in ("up", "down"):
+                c = parse_contract(bid_name(level, trump, ranking))
+                assert (c.level, c.strain, c.ranking, c.doubled) == (level, trump, ranking, 0)
+    for junk in ("4 uptown in", "uptown in spades", "4 sideways in spades", "4 up in notrump X"):
+        with pytest.raises(WhistError, match="contract"):
+            parse_contract(junk)
 
 
 def test_parse_contract_level_message():
@@ -626,7 +643,10 @@ def test_variant():
     assert one('[Deal "N:A... K... Q... ....H"]').game() == "bid"
     assert one(plain + '[Kitty "2..."]').game() == "bid"
     assert one(plain + '[Variant "Bid Whist"]').game() == "bid"
-    with pytest.raises(WhistError, match="bad Variant tag 'poker'"):
+    # the rotating-trump variant is classic whist (its trump: the Trump tag)
+    for name in ("rotating", "Rotating-NT", "rotating trumps"):
+        assert one(plain + f'[Variant "{name}"]').game() == "classic"
+    with pytest.raises(WhistError, match="bad Variant tag 'poker' .expected classic, rotating or bid"):
         one(plain + '[Variant "poker"]').game()
 
 
