@@ -1352,7 +1352,10 @@ def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
         head.append(sep)
         head.append(f"contract {level}")
         head.append_text(st.strain(strain))
-        head.append(f" by {SEATS[declarer]}")
+        suffix = review.contract_suffix
+        if suffix.endswith(" down"):
+            suffix = suffix[:-5] + ("\u2193" if st.symbols else " down")
+        head.append(f"{suffix} by {SEATS[declarer]}")
     verdict = Text(review.verdict(), style="bold")
     cost = review.cost
     d, o = review.declarer_side, review.defence_side

@@ -83,6 +83,7 @@ class Review:
     contract: Optional[tuple] = None
     result: Optional[int] = None
     extra_books: int = 0
+    contract_suffix: str = ""           # what the contract says besides level and strain: "X", "XX", " down"
 
     @property
     def declarer_side(self) -> str:
@@ -120,7 +121,7 @@ class Review:
         if self.contract is None:
             return None
         level, strain, declarer = self.contract
-        return f"{level}{strain} by {SEATS[declarer]}"
+        return f"{level}{strain}{self.contract_suffix} by {SEATS[declarer]}"
 
     def _count(self, tricks: int) -> str:
         """Tricks as the game counts them: in bid whist, books (the tricks
@@ -282,8 +283,11 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     # (bid whist: the bidder's side declares, and its discard is a book)
     decl = board.declaring_seat()
     extra = board.kitty_book()
+    suffix = ""
     if c is not None and not c.passed and c.level and decl is not None:
         contract = (c.level, c.strain, decl)
+        # (doubled, and downtown: in plain ASCII, as the verdict is)
+        suffix = "X" * c.doubled + (" down" if c.ranking == "down" else "")
     result = None
     value = (board.tags.get("Result") or "").strip().lstrip("^")
     if value and value not in ("?", "-"):
@@ -296,7 +300,9 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
             raise WhistError(f"{board.named}: bad Result tag {value!r} (expected {what})")
         result = int(value) - extra
     try:
-        return review_play(start, cards, contract, result, declarer=decl, solver=solver,
-                           extra_books=extra)
+        rv = review_play(start, cards, contract, result, declarer=decl, solver=solver,
+                         extra_books=extra)
     except PositionError as e:
         raise WhistError(f"{board.named}: {e}") from None
+    rv.contract_suffix = suffix
+    return rv

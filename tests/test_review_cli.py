@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from whist_solve.engine import Solver
 from whist_solve.pbn import read_pbn_file
 from whist_solve.review import review_board
@@ -214,3 +216,16 @@ def test_bid_whist_review_counts_books(tmp_path):
     res = run(["review", str(path)])
     assert res.exit_code == 2
     assert "bad Result tag '0' (expected the books the bidder's side took, 1 to 13)" in res.stderr
+
+
+@pytest.mark.parametrize("contract, verdict, head", [("3NTX", "3NTX by S", "contract 3NTX by S"),
+                                                     ("3NTXX", "3NTXX by S", "contract 3NTXX by S")])
+def test_a_doubled_contract_keeps_its_x(tmp_path, contract, verdict, head):
+    """A doubled contract is named doubled (the X was dropped: '3NT by S')."""
+    text = (Path(__file__).parent.parent / "examples" / "played.pbn").read_text()
+    path = tmp_path / "x.pbn"
+    path.write_text(text.replace('[Contract "3NT"]', f'[Contract "{contract}"]'))
+    (o,) = json_lines(run(["review", str(path), "--json"]))
+    assert o["verdict"].startswith(verdict + ": makes")
+    out = " ".join(run(["review", str(path)]).stdout.replace("│", " ").split())
+    assert head in out
