@@ -551,7 +551,7 @@ def _header(st: Style, v: SolveView) -> Text:
         t.append("passed out")
     elif v.contract:
         t.append(" \u00b7 " if st.symbols else " | ")
-        t.append(f"contract {v.contract}")
+        t.append(f"contract {v.contract if st.symbols else v.contract.replace(chr(0x2193), ' down')}")
         if v.declarer:
             t.append(f" by {v.declarer}")
     elif v.declarer:

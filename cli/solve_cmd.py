@@ -163,11 +163,12 @@ def _solve_board(run: Run, where: str, board, leader, pos: Position, result, ana
 
 
 def _contract_shown(board, pos: Position) -> Optional[str]:
-    """The Contract tag for the header, unless the position is solved in
-    another strain or ranking than the contract's (--trump, --ranking)."""
-    text = board.tag("Contract")
+    """The Contract tag for the header, as whist-solve names contracts
+    ('4 H down' is 4H↓), unless the position is solved in another strain
+    or ranking than the contract's (--trump, --ranking)."""
     c = board.contract()
-    if c is not None and not c.passed and (c.trump != pos.trump
-                                                       or c.ranking != pos.ranking):
+    if c is None:
         return None
-    return "Pass" if c is not None and c.passed else text
+    if not c.passed and (c.trump != pos.trump or c.ranking != pos.ranking):
+        return None
+    return c.name()

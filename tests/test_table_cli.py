@@ -200,6 +200,14 @@ def test_bid_whist_right_block_is_by_bidder_who_leads(tmp_path):
         assert nums[:4] == [ns[x] for x in "NESW"] and nums[4:8] == want
 
 
+def test_the_header_names_the_contract_as_whist_solve_does():
+    """A Contract tag written '4 S down' is shown as 4S↓ (it was echoed
+    as written)."""
+    src = board("5", "N:AK... QJ... T9... 87...", '[Contract "2 s down"]', '[Declarer "S"]')
+    out = _flat(run(["solve", "-"], input=src).stdout)
+    assert "contract 2S\u2193 by S" in out and "2 s down" not in out
+
+
 def test_headers_say_what_happened():
     src = board("5", "N:AK... QJ... T9... 87...", '[Trump "NT"]', '[Leader "W"]',
                 '[Contract "3NT"]', '[Declarer "S"]')
