@@ -1727,9 +1727,9 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
     table.add_column("Choice", no_wrap=True)
     table.add_column("Books (95%)", justify="right", no_wrap=True)
     table.add_column(f"books {lo}..{hi}", no_wrap=True)
-    table.add_column("Best bid", no_wrap=True)
-    table.add_column("makes", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column("Bid", no_wrap=True)
+    table.add_column("makes", justify="right", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
     low = min_level(p.min_bid_3)
     for j, o in enumerate(out["options"]):
         is_best = best is not None and (o["trump"], o["ranking"]) == (best["trump"], best["ranking"])

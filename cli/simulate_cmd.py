@@ -266,9 +266,11 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
 
 
 def default_question(board, pd, *, trump=None, leader=None, contract=None, bidder=None) -> str:
-    """bid: a bid whist board with a bidder whose hand is known; lead: a
-    trump (or contract) and a leader whose hand is known; else tricks."""
-    if pd.jokers and contract is None:
+    """bid: a bid whist board with a bidder whose hand is known, and a
+    kitty to take (the exchange is done when the unseen cards leave none);
+    lead: a trump (or contract) and a leader whose hand is known; else
+    tricks."""
+    if pd.jokers and contract is None and pd.kitty:
         try:
             seat = board.bidder_seat(bidder)
         except WhistError:

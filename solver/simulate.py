@@ -222,6 +222,11 @@ def bid_question(known: Sequence, bidder, *, kitty: int = 6, unseen=None, hand_s
     kw = {} if max_tries is None else {"max_tries": max_tries}
     spec = deal_spec(known, hand_size, jokers=True, unseen=unseen, kitty=kitty,
                      constraints=constraints, **kw)
+    if spec.kitty <= 0:
+        # (an exchange of nothing would still count the discard's book)
+        raise SimulationError("the bid question needs a kitty, and the unseen cards leave none "
+                              "(they fill the unknown hands): the bidder has nothing to take "
+                              "and discard; ask the lead or tricks question")
     opts = tuple((_strain(t), _ranking(r)) for t, r in options)
     if not opts:
         raise SimulationError("no options to examine")

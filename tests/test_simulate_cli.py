@@ -370,3 +370,17 @@ def test_bid_whist_lead_question_the_bidder_leads_and_declares(tmp_path):
                      .replace("│", " ").split())
     assert "S leads, 4S by S, who needs 9 tricks (10 books with the kitty's)" in words
     assert "makes 4S in" in words
+
+
+def test_a_bid_question_with_no_kitty_left_is_refused(tmp_path):
+    """The Unseen cards fill the unknown hands: the bidder has already
+    exchanged, so there is no bid question (an exchange of nothing counted
+    the discard's book); by default the board asks the lead question."""
+    path = write(tmp_path, "bw.pbn", board(
+        "bw", "S:A9862.A3..A9762 - - -", '[Variant "bid"]', '[Dealer "W"]', '[Bidder "S"]',
+        '[Unseen "KQJT7543.KQT987642.AKQJT9873.KQJT8543.HL"]', '[Trump "S"]'))
+    res = run(["simulate", path, "--json", "--count", "2", "--question", "bid"])
+    assert res.exit_code == 2 and "the bid question needs a kitty" in res.stderr
+    res = run(["simulate", path, "--json", "--count", "2"])
+    assert res.exit_code == 0, res.stderr
+    assert json_lines(res)[0]["question"] == "lead"
