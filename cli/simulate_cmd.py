@@ -259,6 +259,8 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
     else:
         rankings = ("up", "down") if pd.jokers else ("up",)
     leaders = (leader,) if leader is not None else SEATS
+    if not strains and pd.trump_card is not None:
+        strains = (pd.trump_card[0],)     # classic whist: the turned-up card names the trump
     return tricks_question(pd.known, strains=tuple(strains) if strains else STRAINS,
                            rankings=rankings, leaders=leaders, jokers=pd.jokers,
                            unseen=pd.unseen, trump_card=pd.trump_card, dealer=pd.dealer,

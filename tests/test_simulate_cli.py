@@ -384,3 +384,16 @@ def test_a_bid_question_with_no_kitty_left_is_refused(tmp_path):
     res = run(["simulate", path, "--json", "--count", "2"])
     assert res.exit_code == 0, res.stderr
     assert json_lines(res)[0]["question"] == "lead"
+
+
+def test_a_turned_up_trump_card_limits_the_tricks_question_to_its_suit(tmp_path):
+    """Classic whist: the dealer's turned-up card names the trump, so the
+    tricks question asks about that strain only (unless --strain says
+    otherwise); before, all five strains."""
+    path = write(tmp_path, "tc.pbn", board("tc", "N:AQ72.KJ5.A93.K84 - KJ953.A84.KQ2.76 -",
+                                           '[Dealer "N"]', '[TrumpCard "C4"]'))
+    (o,) = json_lines(run(["simulate", path, "--json", "--count", "2", "-q", "tricks"]))
+    assert list(o["table"]) == ["C"]
+    (o,) = json_lines(run(["simulate", path, "--json", "--count", "2", "-q", "tricks",
+                           "--strain", "S,NT"]))
+    assert list(o["table"]) == ["S", "NT"]
