@@ -1746,6 +1746,9 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
                       "" if bb is None else f"{bb[0]:+.2f}",
                       style="on grey15" if is_best else None)
     parts.append(table)
+    if p.scoring.nt_double or p.scoring.boston:
+        from dataclasses import replace
+        parts.append(Text(replace(p.scoring, min_bid_3=p.min_bid_3).describe(), style="dim"))
     if best is not None:
         o = next(o for o in out["options"]
                  if (o["trump"], o["ranking"]) == (best["trump"], best["ranking"]))

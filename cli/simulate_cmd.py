@@ -22,6 +22,7 @@ import typer
 
 from whist_solve.batch import (BatchError, WorkersUnavailable, default_jobs, run_map,
                                terminate_on_signals)
+from whist_solve.bid import Scoring
 from whist_solve.constraints import ConstraintError, Constraints
 from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
@@ -30,8 +31,8 @@ from whist_solve.simulate import (bid_question, lead_question, run_samples, tric
 from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
-from .options import (BIDDER_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, number_option, seat_option, strains_option,
+from .options import (BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
+                      SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option, strains_option,
                       table_ranking_option, threads_option)
 from .runner import EXIT_BAD, Run, stopped_by, worker_threads
 
@@ -115,6 +116,8 @@ def simulate(
         help="tricks: only these strains (repeat, or S,H,...). Default: all five."),
     min_bid_3: bool = typer.Option(False, "--min-bid-3",
                                    help="bid: the lowest bid is 3 (9 books)."),
+    nt_double: bool = NT_DOUBLE_OPT,
+    boston: int = BOSTON_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: Optional[int] = typer.Option(
         None, "--tt-mb", min=1, metavar="MB",
@@ -157,7 +160,8 @@ def simulate(
     backend = run.backend(jobs, scheduler)
     opts = dict(question=question, trump=trump, ranking=ranking, leader=leader,
                 contract=contract_obj, declarer=declarer, bidder=bidder, strains=strain,
-                min_bid_3=min_bid_3, constraints=texts)
+                scoring=Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3),
+                constraints=texts)
     interrupted: Optional[Interrupted] = None
     with terminate_on_signals():
         for where, board in run.boards(files, partial=True):
@@ -204,7 +208,7 @@ def simulate(
 
 def build_problem(board, *, question=None, trump=None, ranking=None, leader=None,
                   contract=None, declarer=None, bidder=None, strains=None,
-                  min_bid_3=False, constraints=()):
+                  scoring=None, constraints=()):
     """The simulation problem of ``board`` (a BidQuestion, LeadQuestion or
     TricksQuestion) from its tags and the command's options."""
     pd = board.partial_deal()
@@ -222,7 +226,7 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
         if pd.known[seat] is None:
             raise WhistError(f"{board.named}: the bidder's ({SEATS[seat]}) hand is not known")
         return bid_question(pd.known, seat, kitty=pd.kitty, unseen=pd.unseen,
-                            constraints=cons, min_bid_3=min_bid_3)
+                            constraints=cons, scoring=scoring)
     if q == "lead":
         lead = board.leader(leader)
         if pd.known[lead] is None:

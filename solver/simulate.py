@@ -31,11 +31,11 @@ import math
 import threading
 import time
 from collections import abc
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, analyse_bid, bid_name, bid_rank,
-                  bid_score, contract_name, min_level)
+from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, Scoring, analyse_bid, bid_name,
+                  bid_rank, bid_score, contract_name, min_level)
 from .cards import Position, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, parse_seat, strain_of
@@ -193,8 +193,16 @@ class BidQuestion:
     min_bid_3: bool = False
     tt_mb: float = BID_TT_MB
     threads: int = 1           # per sample: the trump suits side by side (analyse_bid)
+    scoring: Scoring = Scoring()   # the scores of the bids (its min_bid_3 is the field above)
 
     question = "bid"
+
+    def score(self, level: int, books: int, j: int) -> int:
+        """What a bid of ``level`` in option j scores with ``books``."""
+        rules = self.scoring
+        if rules.min_bid_3 != self.min_bid_3:
+            rules = replace(rules, min_bid_3=self.min_bid_3)
+        return bid_score(level, books, self.options[j][0], rules, self.spec.hand_size + 1)
 
     def solve_sample(self, solver, deal) -> tuple:
         # No more threads than analyse_bid uses (one per trump suit): the
@@ -211,11 +219,12 @@ class BidQuestion:
 
 def bid_question(known: Sequence, bidder, *, kitty: int = 6, unseen=None, hand_size=None,
                  constraints: Iterable[str] = (), options=ALL_OPTIONS, min_bid_3: bool = False,
-                 max_tries: Optional[int] = None) -> BidQuestion:
+                 max_tries: Optional[int] = None, scoring: Optional[Scoring] = None) -> BidQuestion:
     """The bid question: ``known`` four hands N E S W (None when unknown;
     the bidder's must be known), a 54-card deck, a ``kitty`` of 6 (or m
     cards on a reduced deal of n-card hands, with ``unseen`` the cards in
-    play)."""
+    play); ``scoring``: the scores of the bids (the default rule, or a
+    variant of :class:`whist_solve.bid.Scoring`)."""
     b = _seat(bidder)
     if known[b] is None:
         raise SimulationError(f"the bidder's ({SEATS[b]}) hand must be known")
@@ -230,13 +239,17 @@ def bid_question(known: Sequence, bidder, *, kitty: int = 6, unseen=None, hand_s
     opts = tuple((_strain(t), _ranking(r)) for t, r in options)
     if not opts:
         raise SimulationError("no options to examine")
-    return BidQuestion(spec, b, opts, bool(min_bid_3))
+    if scoring is not None:
+        min_bid_3 = min_bid_3 or scoring.min_bid_3
+    return BidQuestion(spec, b, opts, bool(min_bid_3),
+                       scoring=Scoring() if scoring is None else scoring)
 
 
 class BidAggregate(_Aggregate):
     """Per option: the books' histogram, mean and standard error, the chance
     of making each level (books >= level + 6), the expected score of each
-    bid (made: books - 6; set: minus the books short); the recommended bid:
+    bid (made: books - 6; set: minus the books short; or the problem's
+    scoring variant); the recommended bid:
     the highest expected score, ties to the higher bid in the order of
     :func:`whist_solve.bid.bid_rank` (number, then uptown < downtown <
     no-trump), then to the earlier option.  With ``min_bid_3`` only bids 3
@@ -248,7 +261,7 @@ class BidAggregate(_Aggregate):
         super().__init__(problem, seed, len(problem.options))
 
     def score_total(self, j: int, level: int) -> int:
-        return sum(c * bid_score(level, b) for b, c in self.hists[j].items())
+        return sum(c * self.problem.score(level, b, j) for b, c in self.hists[j].items())
 
     def bids(self):
         """(option index, level) of every bid that may be recommended."""
@@ -274,12 +287,13 @@ class BidAggregate(_Aggregate):
         if best is None:
             return []
         jb, lb = best
-        sb = [bid_score(lb, row[jb]) for row in self.rows]
+        score = self.problem.score
+        sb = [score(lb, row[jb], jb) for row in self.rows]
         out = []
         for j, lv in self.bids():
             if (j, lv) == best:
                 continue
-            m, se = _paired(sb, [bid_score(lv, row[j]) for row in self.rows])
+            m, se = _paired(sb, [score(lv, row[j], j) for row in self.rows])
             if _within_noise(m, se):
                 out.append((j, lv))
         return out
@@ -290,6 +304,7 @@ class BidAggregate(_Aggregate):
         out = self._head()
         out["bidder"] = SEATS[p.bidder]
         out["min_bid_3"] = p.min_bid_3
+        out["scoring"] = replace(p.scoring, min_bid_3=p.min_bid_3).as_json()
         options = []
         for j, (t, r) in enumerate(p.options):
             o = {"trump": t, "ranking": r}
@@ -305,7 +320,7 @@ class BidAggregate(_Aggregate):
         else:
             j, lv = best
             t, r = p.options[j]
-            scores = [bid_score(lv, row[j]) for row in self.rows]
+            scores = [p.score(lv, row[j], j) for row in self.rows]
             s = sum(scores)
             out["best"] = {"trump": t, "ranking": r, "level": lv,
                            "contract": contract_name(lv, t, r), "bid": bid_name(lv, t, r),

@@ -184,6 +184,42 @@ def test_bid_matches_exact_enumeration(solver):
     assert scores[best["trump"], best["ranking"], best["level"]] == max(scores.values())
 
 
+def test_bid_scores_under_a_scoring_variant(solver):
+    """simulate's bid question under --nt-double and --boston: each bid's
+    expected score is the mean of bid_score with those rules (the deal's 3
+    books with the kitty's make a Boston), on the exact set of deals."""
+    from whist_solve.bid import Scoring
+    north = ["SA", "D3"]
+    south = ["HK", "JH"]
+    pool = ["SK", "S4", "HA", "H9", "D2", "JL"]
+    rules = Scoring(nt_double=True, boston=4)
+    q = bid_question([north, None, south, None], "S", kitty=2, unseen=pool, scoring=rules)
+    deals = completions([north, None, south, None], pool, 2, kitty=2)
+    bsolver = Solver(16)
+    rows = [tuple(ex.books for ex in analyse_bid(h, k, 2, solver=bsolver)) for h, k in deals]
+    agg = q.aggregate(0)
+    agg.extend(rows)
+    out = agg.to_json()
+    assert out["scoring"] == {"nt_double": True, "boston": 4, "min_bid": 1}
+    scores = {}
+    for j, (t, r) in enumerate(q.options):
+        col = [row[j] for row in rows]
+        for lv in range(1, 8):
+            total = sum(bid_score(lv, b, t, rules, all_books=3) for b in col)
+            scores[t, r, lv] = total
+            assert out["options"][j]["score"][str(lv)] == round(total / 90, 4)
+    best = out["best"]
+    assert scores[best["trump"], best["ranking"], best["level"]] == max(scores.values())
+    # no bid is made with 3 books at most: the no-trump scores (sets) are
+    # twice the default rule's, the others the same
+    plain = q.__class__(q.spec, q.bidder, q.options).aggregate(0)
+    plain.extend(rows)
+    assert plain.to_json()["scoring"] == {"nt_double": False, "boston": 0, "min_bid": 1}
+    for j, (t, r) in enumerate(q.options):
+        for lv in range(1, 8):
+            assert agg.score_total(j, lv) == (2 if t == "NT" else 1) * plain.score_total(j, lv)
+
+
 # --------------------------------------------------------------------------
 # Everything known: the same answers as solve / dd_table / analyse_bid
 

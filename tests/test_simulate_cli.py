@@ -397,3 +397,14 @@ def test_a_turned_up_trump_card_limits_the_tricks_question_to_its_suit(tmp_path)
     (o,) = json_lines(run(["simulate", path, "--json", "--count", "2", "-q", "tricks",
                            "--strain", "S,NT"]))
     assert list(o["table"]) == ["S", "NT"]
+
+
+def test_bid_question_takes_the_scoring_variants():
+    res = run(["simulate", EXAMPLE, "--json", "--count", "2", "--nt-double",
+               "--boston", "5", "--min-bid-3"])
+    assert res.exit_code == 0, res.stderr
+    o = next(o for o in json_lines(res) if o["question"] == "bid")
+    assert o["scoring"] == {"nt_double": True, "boston": 5, "min_bid": 3}
+    assert o["best"]["level"] >= 3
+    out = run(["simulate", EXAMPLE, "--count", "2", "--nt-double"]).stdout
+    assert "no-trump double" in " ".join(out.replace("│", " ").split())
