@@ -119,6 +119,20 @@ def _within_noise(mean_diff: float, se: Optional[float]) -> bool:
     return se is not None and abs(mean_diff) < NOISE_SE * se
 
 
+def _at_least_as_good(close: list, candidates: list, value) -> list:
+    """``close`` (the candidates the paired test finds within the noise of
+    the best), with every other candidate worth at least as much as one of
+    them, in the candidates' order.  The paired test alone can pass a bid
+    and fail a better one whose difference from the best varies less (6H
+    within the noise of 6S, 3H with a higher expected score not): a list
+    that skips a better choice reads as a mistake."""
+    if not close:
+        return close
+    floor = min(value(c) for c in close)
+    keep = set(close)
+    return [c for c in candidates if c in keep or value(c) >= floor]
+
+
 class _Aggregate:
     """Samples so far: one row of integers per sample, in a fixed column
     order; histograms and sums kept as they come."""
@@ -296,7 +310,8 @@ class BidAggregate(_Aggregate):
             m, se = _paired(sb, [score(lv, row[j], j) for row in self.rows])
             if _within_noise(m, se):
                 out.append((j, lv))
-        return out
+        return _at_least_as_good(out, [b for b in self.bids() if b != best],
+                                 lambda b: self.score_total(*b))
 
     def to_json(self) -> dict:
         p = self.problem
@@ -455,9 +470,10 @@ class LeadAggregate(_Aggregate):
         out = []
         for j in range(len(self.problem.cards)):
             m, se = _paired(col_b, [row[j] for row in self.rows])
-            if j == b or _within_noise(m, se):
+            if j != b and _within_noise(m, se):
                 out.append(j)
-        return out
+        return sorted(_at_least_as_good(out, [j for j in range(len(self.problem.cards)) if j != b],
+                                        lambda j: self.sums[j]) + [b])
 
     def to_json(self) -> dict:
         p = self.problem
