@@ -142,7 +142,7 @@ def test_real_board_verdict_and_json():
                              "cost": review.cards[0].cost, "best": list(review.cards[0].best)}
     assert j["result"]["tricks"] == 3 and j["dd_tricks"] == review.dd_tricks
     text = review.verdict()
-    assert text.startswith(f"4S by S: ") and "double-dummy" in text
+    assert text.startswith("4SX by S: ") and "double-dummy" in text   # (the board is doubled)
     assert text.isascii()
     for c in review.mistakes:
         assert f"at trick {c.trick} ({'NESW'[c.seat]} {c.card})" in text
