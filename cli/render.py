@@ -1304,12 +1304,15 @@ def play_move(st: Style, seat: int, card: str, cost: int, values: Mapping[str, i
     t = Text(f"{SEAT_NAMES[SEATS[seat]]} plays ")
     t.append_text(st.card(card))
     side = side_name(seat)
+    # (the values count the trick this card is played to: said so when the
+    # card ends it, as the next card's value counts from the next trick)
+    here = "from here" if nxt.trick else "from this trick on"
     if cost:
         t.append(f": a mistake, {side} lose {cost} trick{'s' if cost > 1 else ''} "
-                 f"({side} now take {values[card]} from here, not {max(values.values())})",
+                 f"({side} now take {values[card]} {here}, not {max(values.values())})",
                  style="bold red")
     else:
-        t.append(f" ({side} {values[card]} from here)", style="dim")
+        t.append(f" ({side} {values[card]} {here})", style="dim")
     if not nxt.trick:
         t.append(f"; {SEATS[nxt.leader]} wins the trick")
     t.append(".")

@@ -84,6 +84,10 @@ def test_play_to_the_end_and_goal(pbn):
     r = run(["play", pbn], input="\n\n\n\n\n\n\n\nquit\n")
     assert r.exit_code == 0
     out = r.stdout
+    # the card that ends the first trick counts it in its value, and says
+    # so; the next card counts from the next trick (N-S 2, then 1)
+    assert re.search(r"West plays \S+ \(E-W 0 from this trick on\); N wins the trick", out)
+    assert re.search(r"North plays \S+2 \(N-S 1 from here\)", out)
     assert "The play is over: N-S 2, E-W 0" in out
     assert "Goal N-S 2" in out and "reached" in out
     assert "Tricks played" in out
