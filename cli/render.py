@@ -1750,8 +1750,7 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
                       style="on grey15" if is_best else None)
     parts.append(table)
     if p.scoring.nt_double or p.scoring.boston:
-        from dataclasses import replace
-        parts.append(Text(replace(p.scoring, min_bid_3=p.min_bid_3).describe(), style="dim"))
+        parts.append(Text(p.rules.describe(), style="dim"))
     if best is not None:
         o = next(o for o in out["options"]
                  if (o["trump"], o["ranking"]) == (best["trump"], best["ranking"]))

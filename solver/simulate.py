@@ -211,12 +211,16 @@ class BidQuestion:
 
     question = "bid"
 
+    @property
+    def rules(self) -> Scoring:
+        """The scoring in force: ``scoring`` with this question's lowest bid."""
+        if self.scoring.min_bid_3 == self.min_bid_3:
+            return self.scoring
+        return replace(self.scoring, min_bid_3=self.min_bid_3)
+
     def score(self, level: int, books: int, j: int) -> int:
         """What a bid of ``level`` in option j scores with ``books``."""
-        rules = self.scoring
-        if rules.min_bid_3 != self.min_bid_3:
-            rules = replace(rules, min_bid_3=self.min_bid_3)
-        return bid_score(level, books, self.options[j][0], rules, self.spec.hand_size + 1)
+        return bid_score(level, books, self.options[j][0], self.rules, self.spec.hand_size + 1)
 
     def solve_sample(self, solver, deal) -> tuple:
         # No more threads than analyse_bid uses (one per trump suit): the
@@ -319,7 +323,7 @@ class BidAggregate(_Aggregate):
         out = self._head()
         out["bidder"] = SEATS[p.bidder]
         out["min_bid_3"] = p.min_bid_3
-        out["scoring"] = replace(p.scoring, min_bid_3=p.min_bid_3).as_json()
+        out["scoring"] = p.rules.as_json()
         options = []
         for j, (t, r) in enumerate(p.options):
             o = {"trump": t, "ranking": r}
