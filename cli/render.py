@@ -1362,8 +1362,10 @@ def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
     verdict = Text(review.verdict(), style="bold")
     cost = review.cost
     d, o = review.declarer_side, review.defence_side
-    lost = Text(f"Tricks lost by their own cards: {SIDE_NAMES[d]} (declarer) {cost[d]}, "
-                f"{SIDE_NAMES[o]} (defence) {cost[o]}.")
+    role = {"declarer": " (declarer)", "the bidder's side": " (bidder)", "": ""}.get(
+        review.role, f" ({review.role})")
+    lost = Text(f"Tricks lost by their own cards: {SIDE_NAMES[d]}{role} {cost[d]}, "
+                f"{SIDE_NAMES[o]}{' (defence)' if review.role else ''} {cost[o]}.")
     parts = [head, Text(""), verdict, lost]
     rows = [c for c in review.cards if c.cost > 0] if mistakes_only else list(review.cards)
     if rows:

@@ -247,6 +247,14 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
         # (bid whist: the bidder declares, and leads; a Declarer tag of the
         # leader's side in bridge: an ending with declarer's side on lead)
         dec = SEATS.index(declarer) if declarer is not None else board.declaring_seat()
+        if board.game() == "bid":
+            bidder_tag = board.bidder()
+            if declarer is not None and bidder_tag is not None and dec != bidder_tag:
+                raise WhistError(f"{board.named}: --declarer {declarer}, but the bidder is "
+                                 f"{SEATS[bidder_tag]} (in bid whist the bidder declares)")
+            if c is None:
+                raise WhistError(f"{board.named}: the lead question in bid whist needs the bid "
+                                 "(a Contract tag or --contract)")
         n = pd.hand_size
         level = c.level if c is not None else 1
         need = None if c is not None else n // 2 + 1

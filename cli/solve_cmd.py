@@ -155,11 +155,19 @@ def _solve_board(run: Run, where: str, board, leader, pos: Position, result, ana
         pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,
         tricks=int(result.tricks), cards=cards, trick_rows=rows, decisions=decisions,
         analysed_to=analysed_to,
-        contract=shown, declarer=board.tag("Declarer", "Bidder") if shown else board.tag("Bidder"),
+        contract=shown, declarer=_declarer_shown(board, shown),
         kitty=board.kitty or None, played_before=played_count(board, pos),
         nodes=result.nodes, jokers=has_jokers(pos),
     )
     run.emit(render.solve_view(run.style, view))
+
+
+def _declarer_shown(board, shown: Optional[str]) -> Optional[str]:
+    """The seat the header names with the contract (its declarer, in bid
+    whist its bidder), or the bidder alone; a Bidder and a Declarer that
+    differ in bid whist are refused here as everywhere."""
+    seat = board.declaring_seat() if shown else board.bidder()
+    return None if seat is None else SEATS[seat]
 
 
 def _contract_shown(board, pos: Position) -> Optional[str]:

@@ -318,8 +318,13 @@ class Board:
         return format_deal(self._hands, 0)
 
     def bidder(self) -> Optional[int]:
+        """The Bidder tag, else in bid whist the Declarer tag (the bidder
+        declares)."""
         self._bidder_declares()
-        return self._seat_tag("Bidder")
+        seat = self._seat_tag("Bidder")
+        if seat is None and self.game() == "bid":
+            seat = self._seat_tag("Declarer")
+        return seat
 
     def _bidder_declares(self) -> None:
         """In bid whist the bidder is the declarer: a Declarer tag that
@@ -453,23 +458,36 @@ class Board:
 
     def declaring_seat(self) -> Optional[int]:
         """The seat whose side the contract is: the Declarer tag, else in
-        bid whist the Bidder tag (the bidder declares)."""
+        bid whist the Bidder tag (the bidder declares), else the Leader
+        tag or the Play tag's seat (the bidder leads)."""
         seat = self.declarer()
         if seat is None and self.game() == "bid":
-            seat = self._seat_tag("Bidder")
+            for name in ("Bidder", "Leader", "Play"):
+                seat = self._seat_tag(name)
+                if seat is not None:
+                    break
         return seat
 
     def kitty_book(self) -> int:
         """Books the declaring side holds before the play: in bid whist,
-        the bidder's discard (1) when there is a kitty (a Kitty tag, or a
+        the bidder's discard (1) when there is a kitty (a Kitty tag; a
         Deal of 12-card hands, whose kitty the bidder has taken and
-        discarded), else 0."""
+        discarded; or Unseen cards, given or by default in a partial deal,
+        that the unknown hands leave over), else 0."""
         if self.game() != "bid":
             return 0
         if self.kitty:
             return 1
         sizes = {len(h) for h in (self._known or []) if h is not None}
-        return 1 if sizes == {12} else 0
+        if sizes == {12}:
+            return 1
+        if self._known is not None and (any(h is None for h in self._known)
+                                        or self.tag("Unseen") is not None):
+            try:
+                return 1 if self.partial_deal().kitty else 0
+            except WhistError:
+                return 0          # (a bad partial deal is reported where it is read)
+        return 0
 
     def dealer(self) -> Optional[int]:
         return self._seat_tag("Dealer")

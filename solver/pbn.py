@@ -627,7 +627,8 @@ def write_pbn(boards: Iterable) -> str:
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 
 
-def optimum_result_table(table: Mapping, total: int = 13) -> tuple[str, list[str]]:
+def optimum_result_table(table: Mapping, total: int = 13,
+                         bidder_leads: bool = False) -> tuple[str, list[str]]:
     """PBN ``OptimumResultTable`` of a double-dummy table.
 
     ``table`` is ``{strain: {ranking: {seat: ns_tricks}}}`` as the ``table``
@@ -638,7 +639,8 @@ def optimum_result_table(table: Mapping, total: int = 13) -> tuple[str, list[str
 
     The PBN table is bridge-style: one row per declarer (N, S, E, W) and
     strain (NT, S, H, D, C), the declarer being the seat to the right of the
-    leader, and the tricks of the declarer's side::
+    leader (with ``bidder_leads``, bid whist's rule, the leader itself), and
+    the tricks of the declarer's side::
 
         [OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]
         N NT  7
@@ -662,7 +664,7 @@ def optimum_result_table(table: Mapping, total: int = 13) -> tuple[str, list[str
     norm = {("NT" if s in ("N", "NT") else s): v for s, v in table.items()}
     lines = []
     for declarer in (0, 2, 1, 3):
-        leader = (declarer + 1) % 4
+        leader = declarer if bidder_leads else (declarer + 1) % 4
         for strain in ("NT", "S", "H", "D", "C"):
             per_ranking = norm.get(strain)
             if not per_ranking:
@@ -686,13 +688,15 @@ def table_board_pbn(board, table: Mapping, n_tricks: int) -> str:
     """A board written again with its double-dummy ``table`` (as in
     :func:`optimum_result_table`) as its OptimumResultTable: its tags and
     sections (a previous OptimumResultTable replaced), the Board tag added
-    if missing, the Deal in canonical form."""
+    if missing, the Deal in canonical form.  In bid whist the bidder leads:
+    each row's declarer is the leader."""
     tags = {k: v for k, v in board.tags.items() if k != "OptimumResultTable"}
     sections = {k: v for k, v in (board.sections or {}).items() if k in tags and v}
     if "Board" not in tags:
         tags["Board"] = board.label
     tags["Deal"] = board.deal_string()
-    value, lines = optimum_result_table(table, total=n_tricks)
+    value, lines = optimum_result_table(table, total=n_tricks,
+                                        bidder_leads=board.game() == "bid")
     tags["OptimumResultTable"] = value
     sections["OptimumResultTable"] = lines
     return write_board(tags, sections)

@@ -84,6 +84,8 @@ class Review:
     result: Optional[int] = None
     extra_books: int = 0
     contract_suffix: str = ""           # what the contract says besides level and strain: "X", "XX", " down"
+    role: str = "declarer"              # the declaring side in words: "declarer", in bid whist
+                                        # "the bidder's side"; "" when no one declares (classic whist)
 
     @property
     def declarer_side(self) -> str:
@@ -133,7 +135,7 @@ class Review:
     def _outcome(self, tricks: int) -> str:
         need = self.need()
         if need is None:
-            return _plural(tricks, "trick")
+            return _plural(tricks, "trick") if not self.extra_books else self._count(tricks)
         if tricks >= need:
             over = tricks - need
             return f"makes {self._count(tricks)}" + (f" (+{over})" if over else "")
@@ -141,17 +143,23 @@ class Review:
 
     def events(self) -> list:
         """(trick, who, tricks lost, seat, card) for every costly card, who
-        being 'declarer' or 'the defence'."""
+        being the declaring side's role ('declarer', "the bidder's side")
+        or 'the defence', or with no one declaring the side ('N-S')."""
         out = []
         for c in self.mistakes:
-            who = "declarer" if c.side == self.declarer_side else "the defence"
+            if not self.role:
+                who = "N-S" if c.side == "NS" else "E-W"
+            else:
+                who = self.role if c.side == self.declarer_side else "the defence"
             out.append((c.trick, who, c.cost, SEATS[c.seat], c.card))
         return out
 
     def verdict(self) -> str:
         """One plain-ASCII sentence: the double-dummy outcome from the
         start, what was taken, and where tricks changed hands."""
-        head = self.contract_name() or f"{self.declarer_side} (declaring {SEATS[self.declarer]})"
+        side = "N-S" if self.declarer_side == "NS" else "E-W"
+        head = self.contract_name() or (f"{side} (declaring {SEATS[self.declarer]})" if self.role
+                                        else f"{side}")
         parts = [f"{head}: {self._outcome(self.dd_tricks)} double-dummy"]
         taken = self.result if self.result is not None else self.played_tricks
         if taken is not None:
@@ -160,7 +168,7 @@ class Review:
         else:
             last = self.cards[-1].trick if self.cards else 0
             parts.append(f"play recorded to trick {last}, "
-                         f"{self.end_dd_tricks} with double-dummy play from there")
+                         f"{self._count(self.end_dd_tricks)} with double-dummy play from there")
         events = self.events()
         if events:
             text = ", ".join(f"{who} lost {_NUMBER_WORDS.get(n, _plural(n, 'trick'))} "
@@ -305,4 +313,8 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     except PositionError as e:
         raise WhistError(f"{board.named}: {e}") from None
     rv.contract_suffix = suffix
+    if decl is None:
+        rv.role = ""                # (classic whist: the side to the leader's right is counted)
+    elif board.game() == "bid":
+        rv.role = "the bidder's side"
     return rv

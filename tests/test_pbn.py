@@ -1075,3 +1075,23 @@ def test_missing_trump_with_a_contract_of_no_value_says_so(value, said):
     with pytest.raises(WhistError, match=re.escape(
             f"board 3: missing trump: no Trump tag, and the Contract is {said}; give --trump")):
         b.position()
+
+
+def test_bid_whist_seats_follow_the_game():
+    """Bid whist: the bidder declares and leads.  A Declarer tag alone names
+    the bidder (bid and check refused it as 'no bidder'); a Leader alone
+    names the declaring seat (simulate and review took its right-hand
+    opponent); a partial deal whose Unseen cards leave a kitty holds the
+    discard's book."""
+    deal = '[Deal "N:KT5.9.K3. 76.82..J2 .A.2.KQ63 A.5.Q87.9"]'
+    bid = '[Variant "bid"]'
+    assert one(bid + deal + '[Declarer "S"]').bidder() == S
+    assert one(deal + '[Declarer "S"]').bidder() is None          # bridge: no bidder
+    assert one(bid + deal + '[Leader "E"]').declaring_seat() == E
+    assert one(deal + '[Leader "E"]').declaring_seat() is None
+    assert one(bid + deal + '[Bidder "W"][Leader "E"]').declaring_seat() == W
+    assert one(bid + deal).kitty_book() == 0                       # no kitty given
+    assert one(bid + deal + '[Unseen "S9 S4 H4"]').kitty_book() == 1
+    assert one(bid + deal + '[Kitty "S9 S4 H4"]').kitty_book() == 1
+    assert one(bid + '[Deal "N:KT5.9.K3. - .A.2.KQ63 -"]').kitty_book() == 1   # the rest of the deck
+    assert one(deal + '[Unseen "S9 S4 H4"]').kitty_book() == 0     # classic whist

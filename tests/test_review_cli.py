@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -211,6 +212,10 @@ def test_bid_whist_review_counts_books(tmp_path):
     assert o["result"] == {"tricks": 7, "books": 8, "dd_tricks": o["dd_tricks"],
                            "difference": 7 - o["dd_tricks"]}
     assert f"makes {o['dd_tricks'] + 1} books double-dummy; 8 books taken (Result)" in o["verdict"]
+    # the bidder's side, not a declarer, loses tricks
+    assert "the bidder's side lost" in o["verdict"] and "declarer lost" not in o["verdict"]
+    out = " ".join(run(["review", str(path)]).stdout.replace("│", " ").split())
+    assert "N-S (bidder)" in out
     assert "recorded play gives" not in o["verdict"]
     path.write_text(text.replace('[Result "8"]', '[Result "0"]') + "\n" + BW_PLAY)
     res = run(["review", str(path)])
@@ -229,3 +234,19 @@ def test_a_doubled_contract_keeps_its_x(tmp_path, contract, verdict, head):
     assert o["verdict"].startswith(verdict + ": makes")
     out = " ".join(run(["review", str(path)]).stdout.replace("│", " ").split())
     assert head in out
+
+
+def test_classic_whist_review_names_no_declarer(tmp_path):
+    """Classic whist has no contract and no declarer: the review counts for
+    a side ('N-S: 7 tricks double-dummy'), not for a made-up declarer."""
+    text = (Path(__file__).parent.parent / "examples" / "played.pbn").read_text()
+    game = text.split("[Event")[1]
+    for tag in ('[Declarer "S"]', '[Contract "3NT"]'):
+        game = game.replace(tag + "\n", "")
+    path = tmp_path / "c.pbn"
+    path.write_text("[Event" + game.replace('[Scoring "MP"]', '[Trump "NT"]'))
+    (o,) = json_lines(run(["review", str(path), "--json"]))
+    assert re.match(r"(N-S|E-W): \d+ tricks double-dummy", o["verdict"]), o["verdict"]
+    assert "declar" not in o["verdict"] and "defence" not in o["verdict"]
+    out = " ".join(run(["review", str(path)]).stdout.replace("│", " ").split())
+    assert "(declarer)" not in out and "(defence)" not in out

@@ -378,7 +378,7 @@ def test_a_bid_question_with_no_kitty_left_is_refused(tmp_path):
     the discard's book); by default the board asks the lead question."""
     path = write(tmp_path, "bw.pbn", board(
         "bw", "S:A9862.A3..A9762 - - -", '[Variant "bid"]', '[Dealer "W"]', '[Bidder "S"]',
-        '[Unseen "KQJT7543.KQT987642.AKQJT9873.KQJT8543.HL"]', '[Trump "S"]'))
+        '[Unseen "KQJT7543.KQT987642.AKQJT9873.KQJT8543.HL"]', '[Contract "4S"]'))
     res = run(["simulate", path, "--json", "--count", "2", "--question", "bid"])
     assert res.exit_code == 2 and "the bid question needs a kitty" in res.stderr
     res = run(["simulate", path, "--json", "--count", "2"])
@@ -408,3 +408,23 @@ def test_bid_question_takes_the_scoring_variants():
     assert o["best"]["level"] >= 3
     out = run(["simulate", EXAMPLE, "--count", "2", "--nt-double"]).stdout
     assert "no-trump double" in " ".join(out.replace("│", " ").split())
+
+
+def test_bid_whist_lead_question_refusals(tmp_path):
+    """In bid whist the bidder declares: a --declarer of another seat is
+    refused, and so is a lead question with no bid to judge (it was judged
+    as classic whist's majority, without the kitty's book)."""
+    tags = ('[Variant "bid"]', '[Dealer "W"]', '[Bidder "S"]',
+            '[Unseen "KQJT7543.KQT987642.AKQJT9873.KQJT8543.HL"]')
+    path = write(tmp_path, "bw.pbn", board("bw", "S:A9862.A3..A9762 - - -", *tags,
+                                           '[Contract "4S"]'))
+    res = run(["simulate", path, "--count", "1", "-q", "lead", "--declarer", "E"])
+    assert res.exit_code == 2
+    assert "--declarer E, but the bidder is S (in bid whist the bidder declares)" in res.stderr
+    path = write(tmp_path, "nc.pbn", board("bw", "S:A9862.A3..A9762 - - -", *tags,
+                                           '[Trump "S"]'))
+    res = run(["simulate", path, "--count", "1", "-q", "lead"])
+    assert res.exit_code == 2 and "needs the bid (a Contract tag or --contract)" in res.stderr
+    res = run(["simulate", path, "--count", "1", "-q", "lead", "--contract", "2S", "--json"])
+    assert res.exit_code == 0, res.stderr
+    assert json_lines(res)[0]["need"] == 7          # 8 books, the kitty's counted

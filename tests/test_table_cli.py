@@ -190,7 +190,15 @@ def test_bid_whist_right_block_is_by_bidder_who_leads(tmp_path):
     path.write_text(board("bw", deal, '[Variant "bid"]', '[Kitty ".J5.6542."]'))
     out = run(["table", str(path), "--strain", "S,NT"]).stdout
     assert "by bidder" in out and "by declarer" not in out
+    # the PBN table of --pbn reads the same: each declarer leads
+    pbn = run(["table", str(path), "--strain", "S,NT", "--pbn"]).stdout
+    rows = {tuple(ln.split()[:2]): int(ln.split()[2]) for ln in pbn.splitlines()
+            if re.fullmatch(r"[NESW] +(NT|S) +\d+", ln.strip())}
+    assert len(rows) == 8
     (o,) = json_lines(run(["table", str(path), "--strain", "S,NT", "--json"]))
+    for (seat, strain), won in rows.items():
+        ns = o["table"][strain]["up"][seat]
+        assert won == (ns if seat in "NS" else 12 - ns)
     for strain, sym in (("S", "♠"), ("NT", "NT")):
         ns = o["table"][strain]["up"]
         want = [ns["N"], 12 - ns["E"], ns["S"], 12 - ns["W"]]
@@ -206,6 +214,18 @@ def test_the_header_names_the_contract_as_whist_solve_does():
     src = board("5", "N:AK... QJ... T9... 87...", '[Contract "2 s down"]', '[Declarer "S"]')
     out = _flat(run(["solve", "-"], input=src).stdout)
     assert "contract 2S\u2193 by S" in out and "2 s down" not in out
+
+
+def test_solve_refuses_a_bidder_and_a_declarer_that_differ():
+    """In bid whist the bidder declares: solve refused nothing and showed
+    'contract 4S by E' with S leading (the other commands refused)."""
+    src = board("7", "N:AK... QJ... T9... 87...", '[Variant "bid"]', '[Contract "1S"]',
+                '[Bidder "S"]', '[Declarer "E"]')
+    res = run(["solve", "-"], input=src)
+    assert res.exit_code == 2
+    assert "the Bidder (S) and the Declarer (E) differ" in res.stderr
+    ok = run(["solve", "-"], input=src.replace('[Declarer "E"]', ""))
+    assert ok.exit_code == 0 and "contract 1S by S" in _flat(ok.stdout)
 
 
 def test_headers_say_what_happened():
