@@ -703,9 +703,10 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
              "bidder leading" if bid_whist else
              "Right, as bridge players read it: tricks won by the declarer's side, the "
              "declarer's left-hand opponent leading")
+    green = "at least half: with the kitty's book, a bid made" if bid_whist else "more than half"
     expl = Text(
         f"{n_tricks} tricks. Left: tricks won by N-S when the seat of the column leads to "
-        f"the first trick. {right} (green: more than half).", style="dim")
+        f"the first trick. {right} (green: {green}).", style="dim")
     if note:
         parts += [Text(note, style="bold"), Text("")]
     parts.append(expl)
@@ -730,7 +731,7 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
             for d in SEATS:
                 lead = d if bid_whist else SEATS[(SEATS.index(d) + 1) % 4]
                 won = ns[lead] if d in ("N", "S") else n_tricks - ns[lead]
-                style = "bold green" if won * 2 > n_tricks else ""
+                style = "bold green" if won * 2 > n_tricks or (bid_whist and won * 2 == n_tricks) else ""
                 decl.append(Text(str(won), style=style))
             by_decl.add_row(st.strain(strain), *decl)
         pair = Table.grid(padding=(0, 6))
