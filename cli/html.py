@@ -278,8 +278,9 @@ class HtmlPage:
         side = SIDE_NAMES[goal["side"]]
         left = obj["tricks_left"]
         n = len(self.solutions) + 1
+        note = f" ({goal['note']})" if goal.get("note") else ""
         ask = (f"{side} to take {goal['tricks']} of the {left} "
-               f"trick{'s' if left != 1 else ''} left; {SEAT_NAMES[SEATS[pos.turn]]} to play.")
+               f"trick{'s' if left != 1 else ''} left{note}; {SEAT_NAMES[SEATS[pos.turn]]} to play.")
         problem = ['<section class="board problem">',
                    _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
                    _facts(obj, None), diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn),

@@ -126,6 +126,12 @@ def puzzle_work(solver, item):
     return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))
 
 
+def _goal_json(goal) -> dict:
+    """The goal in the JSON (and the booklet): side, tricks, where it comes
+    from, and how a Contract goal was counted ("" for a Goal tag)."""
+    return {"side": goal.side, "tricks": goal.tricks, "from": goal.source, "note": goal.note}
+
+
 def _title_and_comment(board):
     """A puzzle's title (the Title tag) and its comments on one line, or None."""
     return (board.tags.get("Title", "").strip() or None,
@@ -140,7 +146,7 @@ def _over_puzzle(run: Run, board, leader, pos: Position, goal) -> bool:
         title, comment = _title_and_comment(board)
         run.emit_json(board_json(
             board, title=title, comment=comment,
-            goal={"side": goal.side, "tricks": goal.tricks, "from": goal.source},
+            goal=_goal_json(goal),
             tricks=0, solved=solved, line=[], trump=pos.trump or "NT", ranking=pos.ranking,
             leader=SEATS[board.leader(leader)], turn=None, cards={}, key=[], tricks_left=0,
             won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, file=board.file))
@@ -177,7 +183,7 @@ def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, resu
             board,
             title=title,
             comment=comment,
-            goal={"side": goal.side, "tricks": goal.tricks, "from": goal.source},
+            goal=_goal_json(goal),
             tricks=value,
             solved=solved,
             line=line,

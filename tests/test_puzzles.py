@@ -167,7 +167,8 @@ def test_bridge_problem_goal_from_contract_and_play(tmp_path):
     r = run(["puzzles", "--json", str(p)])
     [obj] = json_lines(r)
     # 3NT: nine tricks, one already won by North-South in the Play section
-    assert obj["goal"] == {"side": "NS", "tricks": 8, "from": "Contract"}
+    assert obj["goal"] == {"side": "NS", "tricks": 8, "from": "Contract",
+                           "note": "contract 3NT by S: 9 tricks, 1 already won"}
     assert obj["won"] == {"NS": 1, "EW": 1}
     assert obj["tricks"] == value and obj["tricks_left"] == 11
     assert obj["solved"] is (value >= 8)
@@ -193,12 +194,13 @@ def test_declarer_side_east_west(tmp_path):
                          '[Leader "E"]'))
     r = run(["puzzles", "--json", str(p)])
     a, b = json_lines(r)
-    assert a["goal"] == {"side": "EW", "tricks": 1, "from": "Goal"} and a["solved"]
+    assert a["goal"] == {"side": "EW", "tricks": 1, "from": "Goal", "note": ""} and a["solved"]
     # East's king falls to the ace and North's club two wins; the diamond two
     # instead: North ruffs or West wins, and E-W make one trick either way.
     assert a["tricks"] == 1 and a["cards"] == {"SK": 0, "D2": 1}
     # no Goal: 1S by West asks E-W for 7 tricks: impossible here
-    assert b["goal"] == {"side": "EW", "tricks": 7, "from": "Contract"}
+    assert b["goal"] == {"side": "EW", "tricks": 7, "from": "Contract",
+                         "note": "contract 1S by W: 7 tricks"}
     assert b["solved"] is False
     assert r.exit_code == 1
     assert "more than" in r.stderr
@@ -335,7 +337,11 @@ def test_a_bid_whist_contract_goal_counts_the_kitty_book(tmp_path, seat_tag):
     res = run(["puzzles", str(path), "--json"])
     assert res.exit_code == 0, res.stderr
     (o,) = json_lines(res)
-    assert o["goal"] == {"side": "NS", "tricks": 9, "from": "Contract"}
+    assert o["goal"] == {"side": "NS", "tricks": 9, "from": "Contract",
+                         "note": "contract 4S by S: 10 books, the kitty's counted"}
+    html = tmp_path / "bw.html"
+    assert run(["puzzles", str(path), "--html", str(html)]).exit_code in (0, 1)
+    assert "10 books, the kitty&#x27;s counted" in html.read_text()
     from whist_solve import Position, Solver
     hands = read_pbn_file(str(path))[0].hands
     south = Solver(16).ns_value(Position.make(hands, "S", "up", 2))   # S leading
