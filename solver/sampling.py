@@ -294,14 +294,28 @@ def _deal_once(spec: DealSpec, rng: random.Random, cuts, base) -> Deal:
 def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
     """Sample ``index`` of ``seed``: a deal consistent with ``spec``, every
     consistent deal equally likely.  Raises :class:`NoDealError` when
-    ``spec.max_tries`` deals in a row break the constraints."""
+    ``spec.max_tries`` deals in a row break the constraints, or at the
+    first such deal when known hands alone break one of them."""
     rng = sample_rng(seed, index)
     cuts, base = _layout(spec)
     cons = _constraints(spec.constraints)
     if cons is None:
         return _deal_once(spec, rng, cuts, base)
-    # a constraint on known hands only is the same in every try: one test
-    # tells (before, such a constraint broken cost max_tries deals)
+    for i in range(spec.max_tries):
+        d = _deal_once(spec, rng, cuts, base)
+        if cons.test_unchecked(d.hands):
+            return d
+        if i == 0:
+            _known_hands_break(spec, cons, base)
+    raise NoDealError(f"no deal satisfies the constraints: 0 of {spec.max_tries} tried "
+                      f"({'; '.join(spec.constraints)})")
+
+
+def _known_hands_break(spec: DealSpec, cons: Constraints, base) -> None:
+    """After a first deal that breaks the constraints: a constraint that
+    reads only known hands is the same in every deal, so one test tells
+    (before, such a constraint broken cost max_tries deals).  With every
+    hand known, a deal that breaks them breaks one of them here."""
     for c in cons.items:
         if all(spec.known[x] is not None for x in c.seats) and not c.test(base):
             if not c.seats:
@@ -311,16 +325,6 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
                 why = (f"the known hand{'s' if len(c.seats) > 1 else ''} of {names} "
                        f"break{'' if len(c.seats) > 1 else 's'} {c.text!r}")
             raise NoDealError(f"no deal satisfies the constraints: {why}")
-    # every hand known: each try deals the same hands (the constraints read
-    # the hands only), so one try tells
-    tries = spec.max_tries if spec.unknown_seats else 1
-    for _ in range(tries):
-        d = _deal_once(spec, rng, cuts, base)
-        if cons.test_unchecked(d.hands):
-            return d
-    why = f"0 of {tries} tried" if spec.unknown_seats else "the hands are all known and break them"
-    raise NoDealError(f"no deal satisfies the constraints: {why} "
-                      f"({'; '.join(spec.constraints)})")
 
 
 def sample_deals(spec: DealSpec, seed, indices: Iterable[int]) -> Iterator[Deal]:
