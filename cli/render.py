@@ -20,8 +20,8 @@ from rich.text import Span, Text
 
 from whist_solve.cards import JOKERS, Position, sort_cards
 from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
-                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, contract_name, side_name,
-                               strain_name)
+                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, contract_name,
+                               opening_leader, side_name, strain_name)
 
 # The analyses' modules (bench, bid, lines, puzzle) are imported where they
 # are used: `table` and `solve` load this module and need none of them.
@@ -725,11 +725,9 @@ def dd_tables_view(st: Style, title: str, table: Mapping, strains: Sequence[str]
             row = table[strain][ranking]
             ns = {s: int(row[s]) for s in SEATS}
             by_leader.add_row(st.strain(strain), *(str(ns[s]) for s in SEATS))
-            # declarer d: the leader is d's left-hand opponent (the bidder
-            # itself in bid whist)
             decl = []
             for d in SEATS:
-                lead = d if bid_whist else SEATS[(SEATS.index(d) + 1) % 4]
+                lead = SEATS[opening_leader(SEATS.index(d), bid_whist)]
                 won = ns[lead] if d in ("N", "S") else n_tricks - ns[lead]
                 style = "bold green" if won * 2 > n_tricks or (bid_whist and won * 2 == n_tricks) else ""
                 decl.append(Text(str(won), style=style))

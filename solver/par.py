@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 
 from .errors import WhistError
-from .vocab import SEATS, parse_seat
+from .vocab import SEATS, opening_leader, parse_seat
 
 # Strains in bidding order, low to high (the par code's order).
 BID_STRAINS = ("C", "D", "H", "S", "NT")
@@ -148,7 +148,7 @@ def declarer_tricks(table: Mapping) -> dict:
             row = row["up"]
         vals = []
         for declarer in range(4):
-            leader = (declarer + 1) % 4
+            leader = opening_leader(declarer)
             ns = row.get(SEATS[leader], row.get(leader))
             if ns is None:
                 raise ParError(f"the table has no value for {strain} led by {SEATS[leader]}")

@@ -60,7 +60,7 @@ from typing import Iterable, Iterator, Mapping, Optional, Sequence
 
 from .board import Board, format_deal
 from .errors import WhistError
-from .vocab import SEATS, Contract, parse_contract, parse_ranking, parse_strain
+from .vocab import SEATS, Contract, opening_leader, parse_contract, parse_ranking, parse_strain
 
 __all__ = [
     "WhistError",
@@ -664,7 +664,7 @@ def optimum_result_table(table: Mapping, total: int = 13,
     norm = {("NT" if s in ("N", "NT") else s): v for s, v in table.items()}
     lines = []
     for declarer in (0, 2, 1, 3):
-        leader = declarer if bidder_leads else (declarer + 1) % 4
+        leader = opening_leader(declarer, bidder_leads)
         for strain in ("NT", "S", "H", "D", "C"):
             per_ranking = norm.get(strain)
             if not per_ranking:

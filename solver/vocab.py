@@ -90,6 +90,13 @@ def side_of(seat: int) -> str:
     return "NS" if seat % 2 == 0 else "EW"
 
 
+def opening_leader(declarer: int, bidder_leads: bool = False) -> int:
+    """The seat that leads to a contract's first trick: the declarer's
+    left-hand opponent, or in bid whist (``bidder_leads``) the bidder,
+    who declares, itself."""
+    return declarer if bidder_leads else (declarer + 1) % 4
+
+
 def side_name(seat: int) -> str:
     """``N-S`` or ``E-W``: the side of a seat, as written for people."""
     return SIDE_NAMES[side_of(seat)]
