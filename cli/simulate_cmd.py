@@ -143,12 +143,11 @@ def simulate(
     """
     run = Run(json_out)
     texts = list(constraint or ())
-    for text in texts:
-        try:
-            Constraints([text])
-        except ConstraintError as e:
-            run.error("--constraint", str(e))
-            raise typer.Exit(EXIT_BAD)
+    try:
+        Constraints(texts)
+    except ConstraintError as e:
+        run.error("--constraint", str(e))
+        raise typer.Exit(EXIT_BAD)
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")

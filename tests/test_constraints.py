@@ -217,7 +217,7 @@ def test_nesting_is_refused_before_the_parser_recurses_that_deep(make):
     with pytest.raises(ConstraintError, match=r"nested too deeply \(more than 100 levels\)"):
         Constraint(make(constraints.MAX_NESTING + 1))
     with pytest.raises(ConstraintError, match="nested too deeply"):
-        Constraint(make(5000))
+        Constraint(make(1000))
 
 
 @pytest.mark.parametrize("text, levels", [
@@ -239,15 +239,36 @@ def test_nesting_counts_the_nots_and_minus_signs_before_a_bracket(text, levels):
         assert Constraint(text).test(DEAL) in (True, False)
 
 
+def test_length_is_bounded_for_one_constraint_and_for_all_together():
+    """At most MAX_LENGTH characters of constraint text are parsed, alone or
+    in all (the parser's time and memory grow with the length); up to it,
+    a constraint is read."""
+    import whist_solve.constraints as constraints
+    n = constraints.MAX_LENGTH
+    term = "hcp(N) >= 0"
+    fits = " and ".join([term] * ((n + 5) // (len(term) + 5)))
+    assert len(fits) <= n and Constraint(fits).test(DEAL) is True
+    over = fits + " and " + term
+    assert len(over) > n
+    with pytest.raises(ConstraintError, match=rf"too long \({len(over):,} characters, at most {n:,}\)"):
+        Constraint(over)
+    assert Constraints([fits]).test(DEAL) is True
+    with pytest.raises(ConstraintError, match=rf"constraints too long: {len(fits) + len(term):,} "
+                                              rf"characters in 2 constraints"):
+        Constraints([fits, term])
+    with pytest.raises(ConstraintError, match="in 2 constraints"):
+        Constraints([Constraint(fits), term])
+
+
 def test_long_flat_chains_compile_and_evaluate():
     """Hundreds of terms chained by and, or, + and - are one list each,
     not a nesting as deep as the chain (500 terms were refused as "nested
     too deeply"); each chain's value is worked out here by hand."""
     true, false = "hcp(N) == 14", "hcp(N) == 15"
-    assert value(" and ".join([true] * 1200)) is True
-    assert value(" and ".join([true] * 600 + [false] + [true] * 600)) is False
-    assert value(" or ".join([false] * 1200 + [true])) is True
-    assert value(" or ".join([false] * 1200)) is False
+    assert value(" and ".join([true] * 1000)) is True
+    assert value(" and ".join([true] * 500 + [false] + [true] * 500)) is False
+    assert value(" or ".join([false] * 1000 + [true])) is True
+    assert value(" or ".join([false] * 1000)) is False
     total = " + ".join(["hcp(N)"] * 700) + " - " + " - ".join(["hcp(S)"] * 300)
     assert value(f"{total} == {700 * 14 - 300 * 22}") is True
     assert value(f"{total} == {700 * 14 - 300 * 22 + 1}") is False

@@ -162,6 +162,36 @@ def test_bad_constraint_tag_is_a_board_error(tmp_path):
     assert [o["board"] for o in json_lines(res)] == ["T1"]
 
 
+def test_overlong_constraints_are_refused_before_they_are_parsed(tmp_path):
+    """The length of constraint text is bounded (MAX_LENGTH): a tag of
+    400,000 terms once took gigabytes to parse, and hung when memory ran
+    out.  The board is an error naming the file and the board, the next
+    board is answered; the tags of a board and the --constraint options
+    count together."""
+    from whist_solve.constraints import MAX_LENGTH
+    terms = MAX_LENGTH // len("hcp(N) >= 0 and ") + 1
+    long_tag = '[Constraint "' + " and ".join(["hcp(N) >= 0"] * terms) + '"]'
+    path = write(tmp_path, "long.pbn", board("Q1", "W:KQ3.92.QJT7.A854 - - -", '[Declarer "S"]',
+                                             '[Contract "4S"]', long_tag) + TRICKS)
+    res = run(["simulate", path, "--json", "--count", "2"])
+    assert res.exit_code == 2
+    assert f"{path}: board Q1: constraint 'hcp(N) >= 0" in res.stderr
+    assert f"at most {MAX_LENGTH:,})" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["T1"]
+    many = ['[Constraint "hcp(N) >= 0"]'] * (MAX_LENGTH // 11 + 1)
+    path = write(tmp_path, "many.pbn", board("Q2", "W:KQ3.92.QJT7.A854 - - -", '[Declarer "S"]',
+                                             '[Contract "4S"]', *many) + TRICKS)
+    res = run(["simulate", path, "--json", "--count", "2"])
+    assert res.exit_code == 2
+    assert f"board Q2: constraints too long: {(MAX_LENGTH // 11 + 1) * 11:,} characters in " \
+        f"{MAX_LENGTH // 11 + 1:,} constraints" in res.stderr
+    assert [o["board"] for o in json_lines(res)] == ["T1"]
+    half = " and ".join(["hcp(E) >= 0"] * (terms // 2 + 1))
+    res = run(["simulate", write(tmp_path, "t.pbn", TRICKS), "-c", half, "-c", half])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "--constraint: constraints too long" in res.stderr
+
+
 def test_every_constraint_tag_of_a_board_applies(tmp_path):
     """Two Constraint tags: both hold (the second was once dropped
     without a word).  East's hearts are at least 5 in every sample of the
