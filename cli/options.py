@@ -195,7 +195,8 @@ def threads_option(what: str, default: str = "the CPUs in one process, CPUs // j
     threads share out), with the default of runner.worker_threads
     (``default`` says it in the help)."""
     return typer.Option(None, "--threads", min=1, metavar="N",
-                        help=f"{what} Default: {default}.")
+                        help=f"{what} Default: {default}; a larger N is capped at "
+                             "CPUs // jobs, except on a cluster.")
 
 # Options of the bid whist commands (bid, check).
 BIDDER_OPT = typer.Option(None, "--bidder", "-b", callback=seat_option, metavar="N|E|S|W",

@@ -565,18 +565,20 @@ def make_backend(jobs: Optional[int] = 1, scheduler: Optional[str] = None,
 
 def worker_threads(threads: Optional[int], backend: Backend) -> int:
     """Threads per task for work that can use several (``table``): the
-    value asked for, else the machine's CPUs shared out among the local
-    processes without oversubscribing them (all of them in one process,
-    CPUs // jobs with a pool), and one on Dask (each worker thread has its
-    own solver already)."""
-    if threads is not None:
-        return max(1, threads)
+    machine's CPUs shared out among the local processes without
+    oversubscribing them (all of them in one process, CPUs // jobs with a
+    pool), and one on Dask (each worker thread has its own solver
+    already).  A number asked for is capped at that share, as --jobs is
+    at the CPUs (64 threads on 2 cores ran 10 searches side by side, each
+    with its own table, for fewer samples a second); on Dask it is taken
+    as asked (the workers' machines are not this one)."""
     if backend.kind == "dask":
-        return 1
+        return 1 if threads is None else max(1, threads)
     cpus = default_jobs()
+    share = cpus
     if backend.kind == "pool":
-        return max(1, cpus // max(1, min(backend.jobs, cpus)))
-    return cpus
+        share = max(1, cpus // max(1, min(backend.jobs, cpus)))
+    return share if threads is None else max(1, min(threads, share))
 
 
 class Parts(tuple):

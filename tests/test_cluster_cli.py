@@ -240,12 +240,21 @@ def test_jobs_capped_by_the_boards(tmp_path, monkeypatch):
     assert started and max(started) <= 2
 
 
-def test_threads_per_deal_share_the_cpus():
-    from whist_solve.batch import backend_for, default_jobs
-    from whist_solve.cli.runner import worker_threads
-    cpus = default_jobs()
+@pytest.mark.parametrize("cpus", [1, 2, 8])
+def test_threads_per_deal_share_the_cpus(cpus, monkeypatch):
+    """The default and any number asked for: at most the CPUs over the
+    local processes (64 threads on 2 cores once ran 10 searches side by
+    side); on a cluster, as asked."""
+    import whist_solve.cli.runner as runner
+    from whist_solve.batch import backend_for
+    monkeypatch.setattr(runner, "default_jobs", lambda: cpus)
+    worker_threads = runner.worker_threads
     assert worker_threads(None, backend_for()) == cpus
     assert worker_threads(None, backend_for(jobs=2)) == max(1, cpus // min(2, cpus))
     assert worker_threads(None, backend_for(jobs=64)) == 1
     assert worker_threads(None, backend_for(scheduler="tcp://127.0.0.1:8786")) == 1
-    assert worker_threads(3, backend_for(jobs=2)) == 3
+    assert worker_threads(3, backend_for(jobs=2)) == min(3, max(1, cpus // min(2, cpus)))
+    assert worker_threads(64, backend_for()) == cpus
+    assert worker_threads(1, backend_for()) == 1
+    assert worker_threads(64, backend_for(jobs=64)) == 1
+    assert worker_threads(64, backend_for(scheduler="tcp://127.0.0.1:8786")) == 64
