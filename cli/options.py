@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import tempfile
 from pathlib import Path
 from typing import List, Optional
 
@@ -136,6 +137,19 @@ def output_problem(value: str) -> Optional[str]:
         return e.strerror or str(e)
     if not os.access(folder, os.W_OK) or (os.path.exists(value) and not os.access(value, os.W_OK)):
         return "permission denied"
+    # The permission bits do not tell everything (a read-only file system,
+    # sysfs, the superuser): open the file for appending, which leaves it
+    # as it is, or make and remove a file beside it.
+    try:
+        if os.path.exists(value):
+            with open(value, "ab"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".whist-solve-", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as e:
+        return e.strerror or str(e)
     return None
 
 

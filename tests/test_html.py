@@ -3,6 +3,7 @@ self-contained page (no script, no network) with the hands, the values and
 the line, checked with Python's HTML parser."""
 from __future__ import annotations
 
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -159,6 +160,41 @@ def test_html_cannot_write_a_loop_of_links(tmp_path, command, source):
     said = " ".join(r.stderr.replace("\u2502", " ").split())
     assert "cannot write the HTML page" in said and "symbolic links" in said
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_html_refused_where_writing_fails_whatever_the_permission_bits(tmp_path, monkeypatch,
+                                                                        exists):
+    """The permission bits do not say everything (a read-only file
+    system, sysfs, the superuser): the folder is tried by making and
+    removing a file in it, an existing page by opening it for appending,
+    before any board is solved (a page in /sys/kernel was refused only
+    after the whole run).  Where writing works the probe leaves nothing
+    behind and an existing page as it was."""
+    import errno
+
+    import whist_solve.cli.options as options
+    page = tmp_path / "page.html"
+    if exists:
+        page.write_text("kept")
+    before = sorted(os.listdir(tmp_path))
+    assert options.output_problem(str(page)) is None
+    assert sorted(os.listdir(tmp_path)) == before
+    if exists:
+        assert page.read_text() == "kept"
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(options.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr(options, "open", read_only, raising=False)
+    r = run(["table", EXAMPLE, "--html", str(page)])
+    assert r.exit_code == 2
+    said = " ".join(r.stderr.replace("\u2502", " ").split())
+    assert "cannot write the HTML page" in said and "Read-only file system" in said
+    assert r.stdout == ""                          # nothing solved
+    if exists:
+        assert page.read_text() == "kept"
 
 
 def test_html_page_of_a_file_whose_name_is_not_utf8(tmp_path):
