@@ -21,6 +21,7 @@ from whist_solve.cards import JOKERS, Position, parse_card, sort_cards
 from whist_solve.errors import WhistError
 from whist_solve.lines import LineTrick
 from whist_solve.pbn import read_pbn_file
+from whist_solve.puzzle import Goal, board_goal
 from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
@@ -127,11 +128,21 @@ def _load(path: str, wanted, trump, ranking, leader) -> "Session":
         start = b.start_position(trump=trump, ranking=ranking, leader=leader)
         pos = b.position(trump=trump, ranking=ranking, leader=leader)
         before = b.play_cards(pos.trump, pos.ranking)
-        goal = b.goal()
+        goal = _goal(b, pos)
     except WhistError as e:
         raise WhistError(f"{name}: {e}") from None
     return Session(name=name, board=b, nboards=len(boards), start=start, before=before,
                    positions=[pos], moves=[], goal=goal)
+
+
+def _goal(b, pos: Position) -> Optional[Goal]:
+    """The board's goal from the loaded position, as puzzles counts it: its
+    Goal tag, else its contract for the declaring side (in bid whist the
+    kitty's book counted); None when it has neither."""
+    contract = b.contract()
+    if b.goal() is None and (contract is None or contract.passed or b.declaring_seat() is None):
+        return None
+    return board_goal(b, pos)
 
 
 # --------------------------------------------------------------------------
@@ -147,7 +158,7 @@ class Session:
     before: List[str]             # cards of the Play section (not undoable)
     positions: List[Position]     # positions[0]: the loaded position; one more per move
     moves: List[Move]
-    goal: Optional[tuple] = None
+    goal: Optional[Goal] = None   # the tricks a side needs from the loaded position on
     solver: object = None
     run: object = None
     auto_forced: bool = False     # play a seat's only legal card without asking
@@ -221,16 +232,18 @@ class Session:
             cards={c: int(n) for c, n in res.cards.items()} if res is not None else {},
             trick_rows=self._trick_rows(), decisions=[], jokers=self.jokers)
 
+    def _goal_got(self, ns_total: int) -> int:
+        """The goal side's tricks from the loaded position on, when N-S end
+        with ``ns_total``."""
+        base = self.positions[0]
+        if self.goal.side == "NS":
+            return ns_total - base.ns_tricks
+        return base.ns_tricks + base.tricks_left - ns_total  # E-W's tricks from the loaded position
+
     def _goal_text(self, ns_total: int) -> Optional[Text]:
         if not self.goal:
             return None
-        side, need = self.goal
-        base = self.positions[0]
-        if side == "NS":
-            got = ns_total - base.ns_tricks
-        else:
-            got = base.ns_tricks + base.tricks_left - ns_total  # E-W's tricks from the loaded position
-        return render.play_goal(side, need, got)
+        return render.play_goal(self.goal, self._goal_got(ns_total))
 
     def show(self) -> None:
         """The screen: fits 80 x 24 (the board line, the hands around the
@@ -281,11 +294,7 @@ class Session:
         cost = max(values.values()) - values.get(card, max(values.values()))
         self.moves.append(Move(seat, card, cost))
         self.positions.append(nxt)
-        msg = render.play_move(self.run.style, seat, card, cost, values, nxt)
-        if forced:
-            msg.right_crop(1)
-            msg.append(" (forced)", style="dim")
-            msg.append(".")
+        msg = render.play_move(self.run.style, seat, card, cost, values, nxt, forced=forced)
         if self.message is not None and self.message.plain and auto:
             # the moves since the user's last one; the last four stay on screen
             lines = self.message.split("\n")[-3:]
@@ -293,8 +302,14 @@ class Session:
         else:
             self.message = msg
 
+    def can_undo(self) -> bool:
+        """A move of the user's to take back (with --auto-forced, forced
+        cards alone would be played again at once)."""
+        return bool(self.moves) and not (self.auto_forced and all(
+            self._forced(self.positions[i]) for i in range(len(self.moves))))
+
     def undo(self) -> bool:
-        if not self.moves:
+        if not self.can_undo():
             self.say(Text("Nothing to undo.", style="yellow"))
             return False
         undone = []
@@ -315,6 +330,8 @@ class Session:
         pos = self.pos
         self.say(render.play_summary(self.moves, len(self.before), pos,
                                      self.ns_total(self.positions[0]), pos.is_over()))
+        if pos.is_over() and self.goal:
+            self.say(render.play_goal_result(self.goal, self._goal_got(pos.ns_tricks)))
 
     def hint(self) -> None:
         pos = self.pos
@@ -340,8 +357,9 @@ class Session:
                 if not summarised:
                     self.summary()
                     summarised = True
+                back = "'undo' takes a move back, " if self.can_undo() else ""
                 self.say(Text(f"The play is over: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}. "
-                              "'undo' takes a move back, 'quit' (or Enter) ends.", style="bold"))
+                              f"{back}'quit' (or Enter) ends.", style="bold"))
                 prompt = "> "
             else:
                 summarised = False

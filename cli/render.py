@@ -1289,19 +1289,43 @@ def play_result(pos: Position, ns: int, total: int) -> Text:
     return t
 
 
-def play_goal(side: str, need: int, got: int) -> Text:
-    """``play``: whether the board's goal is reached with best play."""
-    t = Text(f"Goal {SIDE_NAMES[side]} {need} (from the loaded position): ")
+def play_goal(goal, got: int) -> Text:
+    """``play``: whether the board's goal (a puzzle.Goal) is reached with
+    best play; a contract's says how it was counted (the kitty's book)."""
+    need = goal.tricks
+    t = Text(f"Goal {SIDE_NAMES[goal.side]} {need} ")
+    t.append(f"({goal.note})" if goal.note else "(from the loaded position)")
+    t.append(": ")
     t.append("reached" if got >= need else "missed", style="bold green" if got >= need else "bold red")
     t.append(f" with best play from here ({got}).")
     return t
 
 
+def play_goal_result(goal, got: int) -> Text:
+    """``play``, the hand over: the goal reached or missed, a contract made
+    or down (``got``: the goal side's tricks from the loaded position)."""
+    need = goal.tricks
+    side = SIDE_NAMES[goal.side]
+    style = "bold green" if got >= need else "bold red"
+    if goal.source == "Contract":
+        t = Text(f"{goal.note[:1].upper()}{goal.note[1:]}; {side} took {got} "
+                 f"trick{'s' if got != 1 else ''} ({need} needed): ")
+        t.append("made" if got >= need else f"down {need - got}", style=style)
+    else:
+        t = Text(f"Goal {side} {need}: {side} took {got}, ")
+        t.append("reached" if got >= need else "missed", style=style)
+    t.append(".")
+    return t
+
+
 def play_move(st: Style, seat: int, card: str, cost: int, values: Mapping[str, int],
-              nxt: Position) -> Text:
-    """``play``: a card played, and what it cost its side."""
+              nxt: Position, forced: bool = False) -> Text:
+    """``play``: a card played (``forced``: played for the user, the only
+    legal card), and what it cost its side."""
     t = Text(f"{SEAT_NAMES[SEATS[seat]]} plays ")
     t.append_text(st.card(card))
+    if forced:
+        t.append(" (forced)", style="dim")
     side = side_name(seat)
     # (the values count the trick this card is played to: said so when the
     # card ends it, as the next card's value counts from the next trick)
@@ -1331,7 +1355,8 @@ def play_hint(st: Style, pos: Position, cards: Sequence[str], best: int, every: 
     t = Text("Hint: ")
     t.append_text(st.cards(cards))
     side = side_name(pos.turn)
-    t.append(f" ({side} take {best} of the {pos.tricks_left} tricks from here"
+    left = pos.tricks_left
+    t.append(f" ({side} take {best} of the {left} trick{'s' if left != 1 else ''} from here"
              + ("; every card is as good" if every else "") + ").")
     return t
 

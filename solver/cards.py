@@ -38,7 +38,9 @@ def parse_card(text: str) -> str:
     """Canonical name of a card written as ``SA``, ``sa``, ``S10``, ``JH``..."""
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
-    t = text.strip().upper()
+    # (without the variation selectors of a suit symbol's emoji form, as
+    # phones and emoji pickers write it)
+    t = text.replace("\ufe0f", "").replace("\ufe0e", "").strip().upper()
     if t in JOKERS:
         return t
     if t in ("BJ", "BIG", "JB"):
@@ -334,7 +336,13 @@ class Position:
         seat = self.turn
         if card not in self.hands[seat]:
             owner = next((SEATS[s] for s in range(4) if card in self.hands[s]), None)
-            where = f"it is held by {owner}" if owner else "it is not in play"
+            if owner:
+                where = f"it is held by {owner}"
+            elif card in self.trick:
+                i = self.trick.index(card)
+                where = f"{SEATS[(self.leader + i) % 4]} played it to this trick"
+            else:
+                where = "nobody holds it (played already, or not in this deal)"
             raise PositionError(f"illegal play {card}: {SEATS[seat]} is on turn and {where}")
         if card not in legal_cards(self.hands[seat], self.trick, self.trump):
             suit = led_suit(self.trick, self.trump)

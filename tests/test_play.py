@@ -226,7 +226,8 @@ def test_auto_forced(pbn):
     # After SA, East holds SK D2 and must follow with SK: played for him.
     r = run(["play", "--auto-forced", pbn], input="sa\nquit\n")
     out = r.stdout
-    assert re.search(r"East plays \S+K .*\(forced\)\.", out)
+    # ("(forced)" names the card, not the trick it wins)
+    assert re.search(r"East plays \S+K \(forced\) \(E-W", out)
     assert "South to play" in out and "East to play" not in out
     # undo takes back the forced card and the user's card before it
     r = run(["play", "--auto-forced", pbn], input="sa\nundo\nquit\n")
@@ -234,6 +235,51 @@ def test_auto_forced(pbn):
     assert "Took back" in screens[-1] and screens[-1].count("Took back") == 2
     assert re.search("North(\u25b8|>)", screens[-1])             # North on turn again
     assert results(screens[-1]) == [(2, 0)]
+
+
+def test_undo_of_forced_cards_alone(tmp_path):
+    """With --auto-forced, a loaded position whose next cards are all
+    forced has nothing to undo: taking them back played them again at
+    once ("Took back" twice, then the same two cards)."""
+    p = tmp_path / "f.pbn"
+    p.write_text('[Board "f"]\n[Deal "N:AK... Q.2.. J.3.. .45.."]\n[Trump "NT"]\n'
+                 '[Leader "N"]\n[Play "N"]\nSA - - -\n*\n')
+    r = run(["play", "--auto-forced", str(p)], input="undo\nquit\n")
+    assert r.exit_code == 0, r.stderr
+    assert "Nothing to undo" in r.stdout and "Took back" not in r.stdout
+    assert r.stdout.count("East plays") == 1
+
+
+def test_messages_for_a_card_not_held_and_the_emoji_suit(pbn):
+    """A card the seat on turn does not hold says where it is: another
+    hand, this trick, or nowhere; a suit symbol in its emoji form (with
+    U+FE0F) is read; a hint with one trick left says "1 trick"."""
+    r = run(["play", pbn], input="\u2660\ufe0fa\nsa\nd4\nhk\n")
+    out = r.stdout
+    assert re.search(r"North plays \S+A", out)
+    assert "illegal play SA: E is on turn and N played it to this trick" in out
+    assert "illegal play D4: E is on turn and it is held by W" in out
+    assert "illegal play HK: E is on turn and nobody holds it" in out
+    r = run(["play", pbn], input="\n\n\n\nhint\nquit\n")
+    assert "take 1 of the 1 trick from here" in r.stdout
+
+
+@pytest.mark.parametrize("board, goal, end", [
+    ("1", "Goal N-S 9 (contract 3NT by S: 9 tricks)",
+     "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made."),
+    # bid whist: the kitty is the bidder's side's first book (SPEC §1)
+    ("3", "Goal N-S 9 (contract 4S by S: 10 books, the kitty's counted)",
+     "Contract 4S by S: 10 books, the kitty's counted; N-S took 8 tricks (9 needed): down 1.")])
+def test_a_contract_is_the_goal_as_in_puzzles(board, goal, end):
+    """Without a Goal tag the contract is the goal, counted as puzzles
+    counts it (bid whist took no account of the kitty's book or the
+    contract); at the end the contract is made or down."""
+    from support import ROOT
+    r = run(["play", str(ROOT / "examples" / "deal.pbn"), "--board", board],
+            input="\n" * 60 + "quit\n")
+    assert r.exit_code == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    assert goal in out and end in out
 
 
 def test_summary_on_quit_and_at_the_end(pbn):
