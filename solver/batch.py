@@ -101,6 +101,7 @@ log records below warnings are silenced and the rest go to stderr.
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import logging
@@ -148,7 +149,13 @@ WINDOW = {"pool": 2, "dask": 4}
 # flight: room for the results that wait for a long task ahead of them.
 BACKLOG = 16
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
-NO_WORKERS_WARN = 10.0        # seconds without a worker before a run says so
+NO_WORKERS_WARN = 10.0        # seconds without a worker (or an answer) before a run says so
+# Longest wait for the scheduler's answer to a question a run asks it while
+# it waits for results (how many workers; cancel the tasks left): a
+# scheduler that is frozen, or a network that went silent without closing
+# the connection, never answers, and the run, its signals held for the
+# call, ignored Ctrl-C and SIGTERM.
+_ANSWER_TIMEOUT = 1.0
 # Longest wait for a Dask task's result in one call, Ctrl-C held (see
 # _signals_held): how late at most a run notices Ctrl-C while it waits.
 _DASK_POLL = 0.25
@@ -895,8 +902,6 @@ def _probe_scheduler(address: str, named: str, timeout: float) -> None:
     with something else (an HTTP server, bytes at random) ended in an
     internal error after 10 s, and the half-made Client's traceback at
     exit.  Here the wait is bounded, and a signal stops it."""
-    import asyncio
-
     from distributed.comm import connect as comm_connect
     from distributed.security import Security
 
@@ -941,27 +946,41 @@ def _scheduler_lost(client, error: BaseException) -> bool:
 
 class _WorkerWatch:
     """While tasks wait: when the cluster has had no worker for
-    NO_WORKERS_WARN seconds, say so once (a warning of this module's logger,
-    on standard error).  The run goes on waiting, as Dask does (an adaptive
-    cluster starts its workers on demand, a job queue may take a while);
-    Ctrl-C stops it."""
+    NO_WORKERS_WARN seconds, or its scheduler has not answered for as long,
+    say so once (a warning of this module's logger, on standard error).
+    The run goes on waiting, as Dask does (an adaptive cluster starts its
+    workers on demand, a job queue may take a while, a scheduler may be
+    paused); Ctrl-C stops it."""
 
     def __init__(self, client, where: Optional[str]):
         self.client = client
         self.where = where
         self.since: Optional[float] = None
+        self.silent_since: Optional[float] = None
         self.next_look = 0.0
         self.said = False
+        self.said_silent = False
 
     def __call__(self) -> None:
         now = time.monotonic()
-        if self.said or now < self.next_look:
+        if (self.said and self.said_silent) or now < self.next_look:
             return
         self.next_look = now + 1.0
         try:
             with _signals_held():
-                workers = len(self.client.nthreads())
+                workers = len(self.client.nthreads(callback_timeout=_ANSWER_TIMEOUT))
+        except (TimeoutError, asyncio.TimeoutError):
+            self.silent_since = self.silent_since if self.silent_since is not None else now
+            if not self.said_silent and now - self.silent_since >= NO_WORKERS_WARN:
+                self.said_silent = True
+                logging.getLogger(__name__).warning(
+                    f"warning: the Dask scheduler at {self.where} has not answered for "
+                    f"{NO_WORKERS_WARN:g} s: the run waits for it; Ctrl-C stops the run")
+            return
         except Exception:
+            return
+        self.silent_since = None
+        if self.said:
             return
         if workers:
             self.since = None
@@ -974,6 +993,16 @@ class _WorkerWatch:
                 f"warning: the Dask cluster at {self.where} has had no worker for "
                 f"{NO_WORKERS_WARN:g} s: the tasks wait until one joins (dask worker "
                 f"ADDRESS); Ctrl-C stops the run")
+
+
+def _cancel(client, futures, timeout: float) -> None:
+    """client.cancel(futures, force=True), waiting at most ``timeout``
+    seconds for the scheduler (Client.cancel itself has no timeout: the
+    coroutine it returns when asynchronous is run on the client's loop with
+    one)."""
+    from distributed.utils import sync
+    sync(client.loop, client.cancel, futures, force=True, asynchronous=True,
+         callback_timeout=timeout)
 
 
 def _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window) -> Iterator[Any]:
@@ -989,8 +1018,12 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
     pending: list = []
     ok = False
     try:
-        with _signals_held():
-            threads = sum(client.nthreads().values()) or 1
+        try:
+            with _signals_held():
+                threads = sum(client.nthreads(callback_timeout=backend.connect_timeout).values()) or 1
+        except (TimeoutError, asyncio.TimeoutError):
+            raise BatchError(f"the Dask scheduler at {backend.scheduler} does not answer "
+                             f"(no answer in {backend.connect_timeout:g} s)") from None
         sizer = _Sizer(chunk, TASK_SECONDS["dask"], _length(items), threads)
 
         def submit(block):
@@ -1030,7 +1063,7 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
         with _signals_held():       # a second Ctrl-C must not skip the close
             if not ok and pending:
                 try:
-                    client.cancel(pending, force=True)
+                    _cancel(client, pending, _ANSWER_TIMEOUT)
                 except Exception:
                     pass
             try:

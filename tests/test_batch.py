@@ -693,3 +693,105 @@ def test_worker_processes_that_cannot_start_say_so(monkeypatch, where):
         list(run_map(_table, _deals(3), backend_for(jobs=2)))
     assert str(info.value) == (f"cannot start worker processes for --jobs 2: {reason} "
                                "(try --jobs 1)")
+
+
+@contextlib.contextmanager
+def _cluster_processes(tmp_path):
+    """A scheduler and one worker in processes of their own (so that the
+    scheduler can be frozen with SIGSTOP): yields (address, scheduler's
+    Popen); both are ended afterwards."""
+    sched_file = tmp_path / "scheduler.json"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                              "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
+                              str(sched_file)], **quiet)
+    procs = [sched]
+    try:
+        deadline = time.monotonic() + 60
+        while not (sched_file.exists() and sched_file.stat().st_size):
+            assert time.monotonic() < deadline, "no scheduler in 60 s"
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                       address, "--nthreads", "1", "--no-nanny",
+                                       "--no-dashboard"], **quiet))
+        import distributed
+        with distributed.Client(address, timeout=60, set_as_default=False) as client:
+            _wait_workers(client, 1)
+        yield address, sched
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                p.send_signal(signal.SIGCONT)
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def _frozen_run(tmp_path, address, sched):
+    """A table run of 60 deals on the cluster; the scheduler frozen once
+    the first results are out.  Yields the whist-solve process."""
+    deals = tmp_path / "deals.pbn"
+    deals.write_text(subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "deal",
+                                     "--count", "60", "--seed", "21"], capture_output=True,
+                                    text=True, check=True).stdout)
+    run = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "table", str(deals),
+                            "--json", "--scheduler", address], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    first = run.stdout.readline()
+    assert first.startswith("{"), run.stderr.read()
+    sched.send_signal(signal.SIGSTOP)
+    return run
+
+
+@needs_dask
+@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_frozen_scheduler_does_not_hold_off_signals(tmp_path, sig, status):
+    """A scheduler that stops answering without closing the connection
+    (frozen, or a network gone silent): the run's question of how many
+    workers there are waited for ever with the signals held, so SIGTERM
+    and Ctrl-C were ignored.  Now each such question waits at most
+    _ANSWER_TIMEOUT, and the signal ends the run with its status."""
+    with _cluster_processes(tmp_path) as (address, sched):
+        run = _frozen_run(tmp_path, address, sched)
+        try:
+            time.sleep(3)
+            run.send_signal(sig)
+            status_got = run.wait(15)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+        assert status_got == status
+        assert "Traceback" not in run.stderr.read()
+
+
+@needs_dask
+def test_a_silent_scheduler_is_said_and_waited_for(tmp_path):
+    """A scheduler that does not answer for NO_WORKERS_WARN seconds: the
+    run says so (a warning on standard error) and waits; once the
+    scheduler answers again the run ends with every result, the same as
+    on one process."""
+    with _cluster_processes(tmp_path) as (address, sched):
+        run = _frozen_run(tmp_path, address, sched)
+        try:
+            deadline = time.monotonic() + batch.NO_WORKERS_WARN + 20
+            said = ""
+            while "has not answered" not in said:
+                assert time.monotonic() < deadline, "no warning"
+                said += run.stderr.readline()
+            sched.send_signal(signal.SIGCONT)
+            out, _err = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+        assert run.returncode == 0
+        one = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "table",
+                              str(tmp_path / "deals.pbn"), "--json"], capture_output=True,
+                             text=True)
+        assert one.stdout.splitlines()[1:] == out.splitlines()
