@@ -198,7 +198,16 @@ JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per lin
 TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, metavar="MB", callback=tt_option, help="Size of the transposition table in MB.")
 JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                         help="Solve the boards on this many processes (results keep the file's order).")
-SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS",
+def scheduler_option(value: Optional[str]) -> Optional[str]:
+    """--scheduler: an empty address (an unset variable, "$ADDR") is refused,
+    not taken as no cluster (the run went on locally without a word)."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("an empty address (give the scheduler's address, "
+                                 "tcp://host:8786, or its scheduler file)")
+    return value
+
+
+SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS", callback=scheduler_option,
                              help="Run on a Dask cluster: its scheduler's address (tcp://host:8786) "
                                   "or scheduler file; needs pip install 'whist-solve\\[cluster]'.")
 

@@ -135,6 +135,15 @@ def test_bad_scheduler_option():
     assert res.exit_code == 2 and "not an address" in res.stderr
 
 
+@pytest.mark.parametrize("command", ["table", "simulate"])
+@pytest.mark.parametrize("address", ["", "  "])
+def test_an_empty_scheduler_address_is_refused(command, address):
+    """An empty --scheduler (an unset "$ADDR") ran locally without a word."""
+    res = run([command, str(TEST_DATA / "whist.pbn"), "--scheduler", address])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "an empty address" in " ".join(res.stderr.replace("\u2502", " ").split())
+
+
 @pytest.mark.parametrize("address, says", [
     ("garbage://", "unknown address scheme 'garbage'"),
     ("foo://host:1", "unknown address scheme 'foo'"),
