@@ -21,7 +21,7 @@ from whist_solve.cards import JOKERS, Position, parse_card, sort_cards
 from whist_solve.errors import WhistError
 from whist_solve.lines import LineTrick
 from whist_solve.pbn import read_pbn_file
-from whist_solve.puzzle import Goal, board_goal
+from whist_solve.puzzle import Goal, find_goal
 from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
@@ -128,21 +128,11 @@ def _load(path: str, wanted, trump, ranking, leader) -> "Session":
         start = b.start_position(trump=trump, ranking=ranking, leader=leader)
         pos = b.position(trump=trump, ranking=ranking, leader=leader)
         before = b.play_cards(pos.trump, pos.ranking)
-        goal = _goal(b, pos)
+        goal = find_goal(b, pos)     # (the goal puzzles would set, or None)
     except WhistError as e:
         raise WhistError(f"{name}: {e}") from None
     return Session(name=name, board=b, nboards=len(boards), start=start, before=before,
                    positions=[pos], moves=[], goal=goal)
-
-
-def _goal(b, pos: Position) -> Optional[Goal]:
-    """The board's goal from the loaded position, as puzzles counts it: its
-    Goal tag, else its contract for the declaring side (in bid whist the
-    kitty's book counted); None when it has neither."""
-    contract = b.contract()
-    if b.goal() is None and (contract is None or contract.passed or b.declaring_seat() is None):
-        return None
-    return board_goal(b, pos)
 
 
 # --------------------------------------------------------------------------

@@ -7,8 +7,8 @@ and a ``Declarer``: level + 6 tricks for the declarer's side, less the
 tricks that side already won in the board's ``Play`` section.
 
 * :func:`expand_paths` -- the PBN files of a list of files and directories;
-* :func:`board_goal` -- the :class:`Goal` of a board, counted from its
-  position on;
+* :func:`find_goal` -- the :class:`Goal` of a board, counted from its
+  position on, or None; :func:`board_goal` the same where a goal must be;
 * :func:`key_plays` -- from the decisions along the solution's line
   (:func:`whist_solve.lines.analyse_line`), the :class:`KeyPlay` s: the
   points where some cards reach the goal and others do not.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .cards import Position, sort_cards
 from .errors import WhistError
@@ -51,29 +51,40 @@ class Goal:
     note: str = ""     # how a Contract goal was counted
 
 
-def board_goal(board, pos: Position) -> Goal:
+def find_goal(board, pos: Position) -> Optional[Goal]:
     """The board's goal, counted from the position on (its Goal tag, else
     its Contract for the Declarer's side: in bid whist the Bidder's, the
-    kitty's book counted); no goal raises WhistError."""
+    kitty's book counted); None when it has neither (a bad Goal tag raises
+    WhistError)."""
     g = board.goal()
     if g is not None:
         return Goal(g[0], g[1], "Goal")
     contract = board.contract()
     declarer = board.declaring_seat()
-    if contract is not None and not contract.passed and declarer is not None:
-        side = side_of(declarer)
-        won = pos.ns_tricks if side == "NS" else pos.ew_tricks
-        need = contract.level + BOOKS_FOR_LEVEL
-        book = board.kitty_book()
-        if book:
-            # bid whist: the discard is the bidding side's first book
-            note = f"contract {contract} by {SEATS[declarer]}: {need} books, the kitty's counted"
-            need -= book
-        else:
-            note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"
-        if won:
-            note += f", {won} already won"
-        return Goal(side, need - won, "Contract", note)
+    if contract is None or contract.passed or declarer is None:
+        return None
+    side = side_of(declarer)
+    won = pos.ns_tricks if side == "NS" else pos.ew_tricks
+    need = contract.level + BOOKS_FOR_LEVEL
+    book = board.kitty_book()
+    if book:
+        # bid whist: the discard is the bidding side's first book
+        note = f"contract {contract} by {SEATS[declarer]}: {need} books, the kitty's counted"
+        need -= book
+    else:
+        note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"
+    if won:
+        note += f", {won} already won"
+    return Goal(side, need - won, "Contract", note)
+
+
+def board_goal(board, pos: Position) -> Goal:
+    """:func:`find_goal`, which a puzzle must have: no goal raises
+    WhistError saying what is missing."""
+    goal = find_goal(board, pos)
+    if goal is not None:
+        return goal
+    contract = board.contract()
     if contract is not None and contract.passed:
         raise WhistError("no goal: the Contract is Pass and there is no Goal tag")
     if contract is not None:
