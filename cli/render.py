@@ -1379,9 +1379,9 @@ def review_view(st: Style, board, review, trump: Optional[str], ranking: str,
         head.append(sep)
         head.append(f"contract {level}")
         head.append_text(st.strain(strain))
-        suffix = review.contract_suffix
-        if suffix.endswith(" down"):
-            suffix = suffix[:-5] + ("\u2193" if st.symbols else " down")
+        suffix = review.contract_suffix         # (plain ASCII: " down")
+        if st.symbols and suffix.endswith(" down"):
+            suffix = suffix[:-5] + "\u2193"
         head.append(f"{suffix} by {SEATS[declarer]}")
     verdict = Text(review.verdict(), style="bold")
     cost = review.cost

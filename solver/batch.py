@@ -970,7 +970,8 @@ class _WorkerWatch:
             with _signals_held():
                 workers = len(self.client.nthreads(callback_timeout=_ANSWER_TIMEOUT))
         except (TimeoutError, asyncio.TimeoutError):
-            self.silent_since = self.silent_since if self.silent_since is not None else now
+            if self.silent_since is None:
+                self.silent_since = now
             if not self.said_silent and now - self.silent_since >= NO_WORKERS_WARN:
                 self.said_silent = True
                 logging.getLogger(__name__).warning(
