@@ -20,12 +20,15 @@ backend:
   ``connect_timeout`` seconds, or a missing or unreadable scheduler file,
   raises :class:`BatchError` at once, naming the address or the file.
 
-On the workers: one ``Solver(tt_mb)`` per worker thread (a thread-local
-object of the worker process), kept between the tasks of a run, as the
-single-process commands keep theirs, and emptied when a Dask worker starts
-on the tasks of another run (see ``worker_solver``).  A Dask worker with several threads searches in
-parallel (the engine releases the GIL).  Each worker has its own tables:
-``tt_mb`` is per worker thread.
+On the workers: one ``Solver(tt_mb)`` per worker thread, kept between the
+tasks of a run, as the single-process commands keep theirs, and emptied
+when a Dask worker starts on the tasks of another run (see
+``worker_solver``); at a Dask run's end, finished or stopped, every worker
+lets go of that run's tables (``free_run_tables``).  A Dask worker with
+several threads searches in parallel (the engine releases the GIL).  Each
+worker has its own tables: ``tt_mb`` is per worker thread, and a run warns
+at its start when a worker's memory limit leaves too little room for them
+(Dask pauses a worker past a share of its limit: ``tables_over_limits``).
 
 **Tasks are chunks of items.**  A task carries ``chunk`` items (``chunked``
 builds them) and returns one result per item, so the per-task overhead
@@ -150,6 +153,7 @@ WINDOW = {"pool": 2, "dask": 4}
 BACKLOG = 16
 CONNECT_TIMEOUT = 5.0         # seconds to reach a Dask scheduler
 NO_WORKERS_WARN = 10.0        # seconds without a worker (or an answer) before a run says so
+_MIB = 1 << 20                # bytes in a MB of --tt-mb (Solver's unit)
 # Longest wait for the scheduler's answer to a question a run asks it while
 # it waits for results (how many workers; cancel the tasks left): a
 # scheduler that is frozen, or a network that went silent without closing
@@ -247,7 +251,14 @@ def chunked(items: Iterable[Any], size: int) -> Iterator[list]:
 # --------------------------------------------------------------------------
 # The worker side (imported by name in the pool's and Dask's workers)
 
-_LOCAL = threading.local()
+# The Solver of each worker thread: thread id -> (tt_mb, Solver, run).  A
+# plain dict rather than a thread-local, so that a run's tables can be let
+# go from another thread at the run's end (free_run_tables).
+_SOLVERS: dict = {}
+# The runs that have ended, as far as this worker was told (the latest
+# _ENDED_KEPT): a task of theirs still queued here does nothing.
+_ENDED: dict = {}
+_ENDED_KEPT = 1000
 
 
 def _version() -> str:
@@ -263,17 +274,40 @@ def worker_solver(tt_mb: float = DEFAULT_TT_MB, run: Optional[str] = None):
     process, and its speed does not depend on what the worker ran before
     (the bounds of earlier, unrelated runs are true, but they fill the
     table and lengthen its lists)."""
-    held = getattr(_LOCAL, "solver", None)
+    me = threading.get_ident()
+    held = _SOLVERS.get(me)
     if held is not None and held[0] == tt_mb:
         if run is not None and held[2] != run:
             held[1].clear()
-            _LOCAL.solver = (tt_mb, held[1], run)
+            _SOLVERS[me] = (tt_mb, held[1], run)
         return held[1]
-    _LOCAL.solver = None
+    _SOLVERS.pop(me, None)          # (the old table goes before the new one is made)
+    living = {t.ident for t in threading.enumerate()}
+    for ident in [i for i in _SOLVERS if i not in living]:
+        _SOLVERS.pop(ident, None)   # a thread that ended (its id may come again)
     from .engine import Solver
     solver = Solver(tt_mb)
-    _LOCAL.solver = (tt_mb, solver, run)
+    _SOLVERS[me] = (tt_mb, solver, run)
+    if run is not None and run in _ENDED:      # ended meanwhile (free_run_tables ran)
+        _SOLVERS.pop(me, None)
     return solver
+
+
+def free_run_tables(run: str) -> int:
+    """Let go of the Solvers that run ``run`` made on this worker (sent to
+    every Dask worker at the end of a run): their tables' memory goes back
+    to the system as soon as no task uses them, so that an idle worker
+    holds none (Dask pauses a worker whose memory passes a share of its
+    limit, and tables kept after a run would keep it paused).  The
+    Solvers of other runs stay, and a task of this run that starts later
+    does nothing.  Returns how many were let go."""
+    _ENDED[run] = True
+    while len(_ENDED) > _ENDED_KEPT:
+        _ENDED.pop(next(iter(_ENDED)), None)
+    mine = [i for i, held in list(_SOLVERS.items()) if held[2] == run]
+    for ident in mine:
+        _SOLVERS.pop(ident, None)
+    return len(mine)
 
 
 def _solver_failure(tt_mb: float, exc: BaseException) -> SolverUnavailable:
@@ -302,6 +336,9 @@ def _run_chunk(func: Callable, items: list, tt_mb: float, version: Optional[str]
         err = BatchError(f"this worker runs whist-solve {_version()}, the client {version}: "
                          f"install the same version everywhere")
         return [(False, err)] * len(items), 0.0
+    if run is not None and run in _ENDED:
+        # (a task the run's cancel did not reach in time: nobody waits for it)
+        return [(False, BatchError("the run has ended"))] * len(items), 0.0
     try:
         solver = worker_solver(tt_mb, run)
     except Exception as e:          # MemoryError, ValueError, OverflowError...
@@ -945,12 +982,13 @@ def _scheduler_lost(client, error: BaseException) -> bool:
 
 
 class _WorkerWatch:
-    """While tasks wait: when the cluster has had no worker for
-    NO_WORKERS_WARN seconds, or its scheduler has not answered for as long,
-    say so once (a warning of this module's logger, on standard error).
-    The run goes on waiting, as Dask does (an adaptive cluster starts its
-    workers on demand, a job queue may take a while, a scheduler may be
-    paused); Ctrl-C stops it."""
+    """While tasks wait: when the cluster has had no worker taking tasks
+    (none at all, or every one paused) for NO_WORKERS_WARN seconds, or its
+    scheduler has not answered for as long, say so once each (a warning of
+    this module's logger, on standard error).  The run goes on waiting, as
+    Dask does (an adaptive cluster starts its workers on demand, a job
+    queue may take a while, a paused worker resumes when its memory goes
+    down, a scheduler may be paused); Ctrl-C stops it."""
 
     def __init__(self, client, where: Optional[str]):
         self.client = client
@@ -967,8 +1005,7 @@ class _WorkerWatch:
             return
         self.next_look = now + 1.0
         try:
-            with _signals_held():
-                workers = len(self.client.nthreads(callback_timeout=_ANSWER_TIMEOUT))
+            workers = _workers(self.client, _ANSWER_TIMEOUT)
         except (TimeoutError, asyncio.TimeoutError):
             if self.silent_since is None:
                 self.silent_since = now
@@ -983,17 +1020,95 @@ class _WorkerWatch:
         self.silent_since = None
         if self.said:
             return
-        if workers:
+        if any(w.get("status", "running") == "running" for w in workers.values()):
             self.since = None
             return
         if self.since is None:
             self.since = now
         elif now - self.since >= NO_WORKERS_WARN:
             self.said = True
-            logging.getLogger(__name__).warning(
-                f"warning: the Dask cluster at {self.where} has had no worker for "
-                f"{NO_WORKERS_WARN:g} s: the tasks wait until one joins (dask worker "
-                f"ADDRESS); Ctrl-C stops the run")
+            if workers:
+                what = (f"every worker of the Dask cluster at {self.where} has been paused for "
+                        f"{NO_WORKERS_WARN:g} s ({_paused_why(workers)})")
+                wait = "the tasks wait until one resumes or joins"
+            else:
+                what = f"the Dask cluster at {self.where} has had no worker for {NO_WORKERS_WARN:g} s"
+                wait = "the tasks wait until one joins (dask worker ADDRESS)"
+            logging.getLogger(__name__).warning(f"warning: {what}: {wait}; Ctrl-C stops the run")
+
+
+def _paused_why(workers: dict) -> str:
+    """Why Dask workers are paused, as far as the scheduler's view tells."""
+    statuses = {w.get("status") for w in workers.values()}
+    if statuses == {"paused"}:
+        return ("Dask pauses a worker whose memory passes a share of its limit; "
+                "this run's tables take up to --tt-mb MB per worker thread")
+    return "status " + ", ".join(sorted(str(x) for x in statuses))
+
+
+def _workers(client, timeout: float) -> dict:
+    """The scheduler's view of its workers: address -> Dask's identity of
+    the worker (``nthreads``, ``status``, ``memory_limit``, ``metrics``),
+    waiting at most ``timeout`` seconds for the answer (TimeoutError)."""
+    with _signals_held():
+        info = client.sync(client.scheduler.identity, callback_timeout=timeout)
+    return dict(info.get("workers") or {})
+
+
+def _memory_share() -> Tuple[Optional[float], str]:
+    """(share, what happens): the share of its memory limit at which a Dask
+    worker stops taking tasks (``distributed.worker.memory.pause``: "paused")
+    or, with pausing off, is ended (``terminate``: "ended"), from Dask's
+    configuration here (the workers are presumed to share it); (None, "")
+    when neither is set."""
+    import dask
+    for key, what in (("distributed.worker.memory.pause", "paused"),
+                      ("distributed.worker.memory.terminate", "ended")):
+        share = dask.config.get(key, None)
+        if share:
+            return float(share), what
+    return None, ""
+
+
+def tables_over_limits(workers: dict, tt_mb: float, share: Optional[float]) -> list:
+    """The workers whose memory limit leaves too little room for a table of
+    ``tt_mb`` MB per thread: [(address, MB of table per thread that fit,
+    limit in MB, threads)], the tightest first.  The room is ``share`` of
+    the limit less the memory the worker uses already.  Workers without a
+    limit are not listed; none when ``share`` is None."""
+    out = []
+    if not share:
+        return out
+    for address, w in workers.items():
+        limit = w.get("memory_limit") or 0
+        threads = max(1, int(w.get("nthreads") or 1))
+        if limit <= 0:
+            continue
+        used = (w.get("metrics") or {}).get("memory") or 0
+        fits = max(0.0, (share * limit - used) / threads / _MIB)
+        if tt_mb > fits:
+            out.append((address, fits, limit / _MIB, threads))
+    out.sort(key=lambda x: x[1])
+    return out
+
+
+def _warn_tables_over_limits(workers: dict, tt_mb: float) -> None:
+    """A warning when some workers' memory limits leave too little room for
+    the run's tables: as the tables fill, Dask pauses such a worker (it
+    takes no task until its memory goes down) or ends it."""
+    share, what = _memory_share()
+    over = tables_over_limits(workers, tt_mb, share)
+    if not over:
+        return
+    address, fits, limit, threads = over[0]
+    which = (f"the Dask worker at {address}" if len(workers) == 1
+             else f"{len(over)} of the {len(workers)} Dask workers (the tightest: {address})")
+    logging.getLogger(__name__).warning(
+        f"warning: tables of {tt_mb:g} MB per thread may not fit the memory limit of {which}: "
+        f"about {fits:.0f} MB per thread fit ({threads} thread{'s' if threads != 1 else ''}, "
+        f"limit {limit:.0f} MB, {what} at {share:.0%}); "
+        f"{'a paused worker takes no task' if what == 'paused' else 'its tasks would be lost'}: "
+        f"use a smaller --tt-mb")
 
 
 def _cancel(client, futures, timeout: float) -> None:
@@ -1020,11 +1135,12 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
     ok = False
     try:
         try:
-            with _signals_held():
-                threads = sum(client.nthreads(callback_timeout=backend.connect_timeout).values()) or 1
+            workers = _workers(client, backend.connect_timeout)
         except (TimeoutError, asyncio.TimeoutError):
             raise BatchError(f"the Dask scheduler at {backend.scheduler} does not answer "
                              f"(no answer in {backend.connect_timeout:g} s)") from None
+        threads = sum(int(w.get("nthreads") or 0) for w in workers.values()) or 1
+        _warn_tables_over_limits(workers, tt_mb)
         sizer = _Sizer(chunk, TASK_SECONDS["dask"], _length(items), threads)
 
         def submit(block):
@@ -1067,6 +1183,10 @@ def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, wind
                     _cancel(client, pending, _ANSWER_TIMEOUT)
                 except Exception:
                     pass
+            try:
+                client.run(free_run_tables, run, on_error="ignore", callback_timeout=_ANSWER_TIMEOUT)
+            except Exception:
+                pass
             try:
                 client.close(timeout=backend.connect_timeout)
             except Exception:

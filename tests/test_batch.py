@@ -579,6 +579,118 @@ def test_a_cluster_without_workers_is_said_and_waited_for(monkeypatch, caplog):
         assert got == [_table(None, h) for h in _deals(3)]
 
 
+def _held_runs():
+    return sorted(held[2] for held in batch._SOLVERS.values())
+
+
+def test_a_run_s_tables_are_let_go_on_every_worker_at_its_end(cluster, expected):
+    """Each worker thread keeps its Solver during a run; at the end the
+    workers let go of that run's tables (their memory goes back to the
+    system), whether the run finished or was stopped."""
+    address, client = cluster
+    items, inline = expected
+    seen = []
+
+    def table_and_look(solver, hands):
+        seen.append(1)
+        return _table(solver, hands)
+
+    it = run_map(_table, items[:4], backend_for(scheduler=address))
+    _same(list(it), inline[:4])
+    assert all(not runs for runs in client.run(_held_runs).values())
+    it = run_map(_table, items, backend_for(scheduler=address), chunk=1)
+    next(it)
+    held = client.run(_held_runs)
+    assert any(runs for runs in held.values())       # the run's tables, while it goes on
+    it.close()                                       # stopped before its end
+    assert all(not runs for runs in client.run(_held_runs).values())
+
+
+def test_free_run_tables_lets_go_of_that_run_s_solvers_only():
+    mine = batch.worker_solver(1, run="a")
+    other = threading.Thread(target=batch.worker_solver, args=(1, "b"))
+    other.start()
+    other.join()
+    assert batch.free_run_tables("a") == 1
+    assert batch.worker_solver(1, run="a") is not mine   # made again
+    # the thread of run "b" has ended: its Solver goes when the next one is made
+    batch._SOLVERS.clear()
+    batch.worker_solver(1, run="c")
+    assert _held_runs() == ["c"]
+    assert batch.free_run_tables("c") == 1 and _held_runs() == []
+
+
+def test_tables_over_the_workers_memory_limits():
+    mb = 1 << 20
+    workers = {
+        "tcp://a:1": {"nthreads": 2, "memory_limit": 1000 * mb, "metrics": {"memory": 200 * mb}},
+        "tcp://b:1": {"nthreads": 1, "memory_limit": 4000 * mb, "metrics": {"memory": 100 * mb}},
+        "tcp://c:1": {"nthreads": 8, "memory_limit": 0},              # no limit
+    }
+    # (0.8 * 1000 - 200) / 2 = 300 MB per thread; (0.8 * 4000 - 100) = 3100
+    assert batch.tables_over_limits(workers, 300, 0.8) == []
+    assert batch.tables_over_limits(workers, 301, 0.8) == [("tcp://a:1", 300, 1000, 2)]
+    assert [w[0] for w in batch.tables_over_limits(workers, 4000, 0.8)] == ["tcp://a:1", "tcp://b:1"]
+    assert batch.tables_over_limits(workers, 4000, None) == []       # no pausing, no ending
+    over = {"tcp://d:1": {"nthreads": 1, "memory_limit": 100 * mb, "metrics": {"memory": 90 * mb}}}
+    assert batch.tables_over_limits(over, 1, 0.8) == [("tcp://d:1", 0.0, 100, 1)]
+
+
+def _pause(dask_worker):
+    from distributed.core import Status
+    dask_worker.status = Status.paused
+
+
+def _resume(dask_worker):
+    from distributed.core import Status
+    dask_worker.status = Status.running
+
+
+@needs_dask
+def test_a_worker_short_of_memory_and_a_paused_cluster_are_said(monkeypatch, caplog):
+    """Tables larger than a worker's memory limit allows: a warning at the
+    start.  Every worker paused (Dask pauses a worker whose memory passes
+    a share of its limit): a warning, the run waits, and goes on when a
+    worker resumes."""
+    import dask
+    import distributed
+
+    monkeypatch.setattr(batch, "NO_WORKERS_WARN", 0.5)
+    # (the worker does not pause or resume by itself: its memory is not watched)
+    with dask.config.set({"distributed.worker.memory.pause": False,
+                          "distributed.worker.memory.terminate": False}):
+        lc = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                      memory_limit="1GB", host="127.0.0.1",
+                                      dashboard_address="127.0.0.1:0")
+    with lc, distributed.Client(lc.scheduler_address, set_as_default=False) as client:
+        with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
+            got = list(run_map(_table, _deals(2), backend_for(scheduler=lc.scheduler_address),
+                               tt_mb=4096))
+        assert got == [_table(None, h) for h in _deals(2)]
+        assert "tables of 4096 MB per thread may not fit the memory limit of the Dask worker" in caplog.text
+        assert "limit 954 MB, paused at 80%" in caplog.text
+        caplog.clear()
+
+        client.run(_pause)
+        got = []
+        it = run_map(_table, _deals(3), backend_for(scheduler=lc.scheduler_address))
+        runner = threading.Thread(target=lambda: got.extend(it))
+        with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
+            runner.start()
+            deadline = time.monotonic() + 30
+            while "has been paused" not in caplog.text:
+                assert time.monotonic() < deadline, "no warning in 30 s"
+                assert runner.is_alive()
+                time.sleep(0.1)
+        assert "every worker of the Dask cluster at" in caplog.text
+        assert "Dask pauses a worker whose memory passes a share of its limit" in caplog.text
+        assert "may not fit" not in caplog.text            # 44 MB tables fit
+        client.run(_resume)
+        runner.join(60)
+        assert not runner.is_alive()
+        assert got == [_table(None, h) for h in _deals(3)]
+
+
 def test_worker_solver_is_kept_within_a_run_and_emptied_for_the_next():
     hands = _deals(1, cards=7)[0]
 
