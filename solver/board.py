@@ -625,7 +625,8 @@ class Board:
                     raise self._err(f"unknown card {tok!r} in the Play section (trick {trick})") from None
         return cols
 
-    def play_cards(self, trump: Optional[str], ranking: str) -> list[str]:
+    def play_cards(self, trump: Optional[str], ranking: str,
+                   leader: Optional[int] = None) -> list[str]:
         """The Play section's cards in play order.
 
         PBN lists each trick as one group of 4 cards in *seat* order,
@@ -633,7 +634,9 @@ class Board:
         seat led the trick; the leader of every later trick is the winner of
         the previous one, which depends on ``trump`` ('S'..'C', or None/'NT'
         for no-trump) and ``ranking``.  The play ends at the first card not
-        given (``-``, ``+``): a partly played last trick is normal."""
+        given (``-``, ``+``): a partly played last trick is normal.
+        ``leader``: the seat the cards are to be played from (the start
+        position's); a Play tag naming another seat is an error."""
         cols = self._play_columns()
         if not any(c != "-" for c in cols):
             return []
@@ -642,6 +645,10 @@ class Board:
         seat0 = self._play_seat()
         if seat0 is None:
             seat0 = self.leader()
+        elif leader is not None and seat0 != leader:
+            said = "the Leader tag" if self._seat_tag("Leader") == leader else "as asked"
+            raise self._err(f"the leader is {SEATS[leader]} ({said}) but the Play section "
+                            f"starts with {SEATS[seat0]}")
         cols = cols + ["-"] * (-len(cols) % 4)
         order: list[str] = []
         leader = seat0
@@ -695,7 +702,7 @@ class Board:
         pos = self.start_position(trump, ranking, leader)
         if tricks == 0:
             return pos
-        cards = self.play_cards(pos.trump, pos.ranking)
+        cards = self.play_cards(pos.trump, pos.ranking, pos.leader)
         if tricks is not None:
             if tricks < 0:
                 raise self._err(f"cannot stop after trick {tricks}")
@@ -706,12 +713,6 @@ class Board:
                 raise self._err(f"cannot stop after trick {tricks}: the Play section "
                                 f"records {what}")
             cards = cards[:4 * tricks]
-        if not cards:
-            return pos
-        play_seat = self._play_seat()
-        if play_seat is not None and play_seat != pos.leader:
-            raise self._err(f"the leader is {SEATS[pos.leader]} but the Play section starts "
-                            f"with {SEATS[play_seat]}")
         for i, card in enumerate(cards):
             try:
                 pos = pos.play(card)

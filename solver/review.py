@@ -285,7 +285,7 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     Declarer, and its Result tag (tricks of declarer's side; in bid whist,
     books: the tricks and the kitty's book)."""
     start = board.start_position(trump, ranking, leader)
-    cards = board.play_cards(start.trump, start.ranking)
+    cards = board.play_cards(start.trump, start.ranking, start.leader)
     contract = None
     c = board.contract()
     # (bid whist: the bidder's side declares, and its discard is a book)
@@ -299,12 +299,13 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     result = None
     value = (board.tags.get("Result") or "").strip().lstrip("^")
     if value and value not in ("?", "-"):
-        # 0 to 13 tricks, in ASCII digits ('-1', '99999999999999999999',
+        # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks); in bid whist, books: the tricks
         # and the kitty's book
-        if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= 13:
-            what = (f"the books the bidder's side took, {extra} to 13" if extra
-                    else "the tricks declarer took, 0 to 13")
+        most = start.tricks_left + extra
+        if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= most:
+            what = (f"the books the bidder's side took, {extra} to {most}" if extra
+                    else f"the tricks declarer took, 0 to {most}")
             raise WhistError(f"{board.named}: bad Result tag {value!r} (expected {what})")
         result = int(value) - extra
     try:

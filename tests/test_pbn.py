@@ -789,8 +789,13 @@ def test_play_card_not_held():
 
 def test_play_conflicts_with_leader():
     b = one(SMALL + '[Leader "E"][Play "N"]\nSA S2 SQ ST\n')
-    with pytest.raises(WhistError, match="the leader is E but the Play section starts with N"):
+    with pytest.raises(WhistError, match=r"the leader is E \(the Leader tag\) but the Play section "
+                                         "starts with N"):
         b.position()
+    b = one(SMALL + '[Play "N"]\nSA S2 SQ ST\n')
+    with pytest.raises(WhistError, match=r"the leader is W \(as asked\) but the Play section "
+                                         "starts with N"):
+        b.position(leader="W")
     # Without cards, the Play tag is only a leader.
     assert one(SMALL + '[Play "W"]\n*\n').position().leader == W
 

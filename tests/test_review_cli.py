@@ -130,13 +130,18 @@ def test_a_result_that_is_no_count_of_tricks_is_a_board_error():
         return ENDING.replace('[Board "1"]', f'[Board "{label}"]').replace(
             '[Leader "W"]', f'[Leader "W"]\n[Declarer "N"]\n[Contract "1H"]\n[Result "{value}"]')
     src = (with_result("1", "-1") + with_result("2", "99999999999999999999")
-           + with_result("3", "1_0") + with_result("4", "14") + with_result("5", "2"))
+           + with_result("3", "1_0") + with_result("4", "14") + with_result("5", "2")
+           + with_result("6", "4") + with_result("7", "3"))
     r = run(["review", "--json", "-"], input=src)
     assert r.exit_code == 2, r.stderr
-    for label, value in (("1", "-1"), ("2", "99999999999999999999"), ("3", "1_0"), ("4", "14")):
+    for label, value in (("1", "-1"), ("2", "99999999999999999999"), ("3", "1_0"), ("4", "14"),
+                         ("6", "4")):
         assert f"board {label}: bad Result tag '{value}'" in r.stderr, r.stderr
+    # (a 3-card ending: at most 3 tricks; 13 was taken, and a difference of 11 printed)
+    assert "bad Result tag '4' (expected the tricks declarer took, 0 to 3)" in r.stderr
     objs = json_lines(r)
-    assert [o["board"] for o in objs] == ["5"] and objs[0]["result"]["tricks"] == 2
+    assert [o["board"] for o in objs] == ["5", "7"]
+    assert [o["result"]["tricks"] for o in objs] == [2, 3]
 
 
 def test_review_with_jobs_prints_the_same():
