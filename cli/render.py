@@ -1801,11 +1801,11 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
         top.append_text(st.cards([best] + b["equal"]))
         if b["equal"]:
             top.append(" (equal cards)", style="dim")
-        share = 1 - b["set"] if declares else b["set"]
+        share = _lead_share(b, out["contract"] is None, declares)
         top.append(f", {b['mean']:.2f}{_pm(st, b['stderr'])} tricks for "
                    f"{out['leader']}'s side, ")
         if out["contract"] is None:
-            top.append(f"{'keeps' if declares else 'takes'} the majority in {_pct(share)}")
+            top.append(f"takes the majority in {_pct(share)}")
         else:
             top.append(f"{'makes' if declares else 'sets'} {out['contract']} in {_pct(share)}")
         if not agg.problem.spec.fixed:         # (every hand known: one deal, exact)
@@ -1831,7 +1831,7 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("Lead", no_wrap=True)
     table.add_column("Tricks (95%)", justify="right", no_wrap=True)
-    table.add_column(("Keeps" if declares else "Takes") if out["contract"] is None
+    table.add_column("Majority" if out["contract"] is None
                      else ("Makes" if declares else "Sets"), justify="right")
     table.add_column(f"tricks {lo}..{hi}", no_wrap=True)
     table.add_column("", no_wrap=True)
@@ -1845,7 +1845,7 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
             label.append(f" {st.star}", style="bold yellow")
         note = "best" if is_best else ("within the noise" if o["close"] else "")
         mean = "" if o["mean"] is None else f"{o['mean']:.2f}{_pm(st, o['stderr'])}"
-        share = None if o["set"] is None else (1 - o["set"] if declares else o["set"])
+        share = _lead_share(o, out["contract"] is None, declares)
         table.add_row(label, mean, _pct(share), sparkline(st, o["hist"], lo, hi),
                       Text(note, style="yellow" if note == "within the noise" else "dim"),
                       style="on grey15" if is_best else None)
@@ -1854,6 +1854,17 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
         parts.append(Text(f"Tricks of {out['leader']}'s side after {best}:", style="bold"))
         parts.append(histogram_table(st, cards[best]["hist"], "tricks"))
     return _sim_panel(board, parts)
+
+
+def _lead_share(o: Mapping, majority: bool, declares: bool) -> Optional[float]:
+    """The share shown for a lead: without a contract, how often the
+    leader's side takes the majority of the tricks (a tie is nobody's);
+    else the declaring side's chance to make, or the defence's to set."""
+    if majority:
+        return o["majority"]
+    if o["set"] is None:
+        return None
+    return 1 - o["set"] if declares else o["set"]
 
 
 def sim_tricks_view(st: Style, board, agg, out: Mapping) -> Panel:

@@ -227,6 +227,25 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
         return bid_question(pd.known, seat, kitty=pd.kitty, unseen=pd.unseen,
                             constraints=cons, scoring=scoring)
     if q == "lead":
+        dec = SEATS.index(declarer) if declarer is not None else board.declaring_seat()
+        if board.game() == "bid":
+            # the bidder declares and leads: --bidder, else the board's
+            # (Declarer, Bidder, Leader or Play tag)
+            if bidder is not None:
+                if declarer is not None and declarer != bidder:
+                    raise WhistError(f"{board.named}: --declarer {declarer} and --bidder {bidder} "
+                                     "differ (in bid whist the bidder declares)")
+                dec = SEATS.index(bidder)
+            bidder_tag = board.bidder()
+            if bidder is None and declarer is not None and bidder_tag is not None \
+                    and dec != bidder_tag:
+                raise WhistError(f"{board.named}: --declarer {declarer}, but the bidder is "
+                                 f"{SEATS[bidder_tag]} (in bid whist the bidder declares)")
+            if dec is None:
+                raise WhistError(f"{board.named}: the lead question in bid whist needs the bidder, "
+                                 "who leads (a Bidder tag or --bidder)")
+            if leader is None and board.tag("Leader") is None and board.tag("Play") is None:
+                leader = SEATS[dec]
         lead = board.leader(leader)
         if pd.known[lead] is None:
             raise WhistError(f"{board.named}: the leader's ({SEATS[lead]}) hand is not "
@@ -245,12 +264,7 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
             raise WhistError(f"{board.named}: the lead question takes one ranking, not both")
         # (bid whist: the bidder declares, and leads; a Declarer tag of the
         # leader's side in bridge: an ending with declarer's side on lead)
-        dec = SEATS.index(declarer) if declarer is not None else board.declaring_seat()
         if board.game() == "bid":
-            bidder_tag = board.bidder()
-            if declarer is not None and bidder_tag is not None and dec != bidder_tag:
-                raise WhistError(f"{board.named}: --declarer {declarer}, but the bidder is "
-                                 f"{SEATS[bidder_tag]} (in bid whist the bidder declares)")
             if c is None:
                 raise WhistError(f"{board.named}: the lead question in bid whist needs the bid "
                                  "(a Contract tag or --contract)")

@@ -460,6 +460,18 @@ class LeadAggregate(_Aggregate):
         beat = p.spec.hand_size - p.need   # the leader's side needs more
         return sum(c for v, c in self.hists[j].items() if v > beat) / self.samples
 
+    def majority_share(self, j: int) -> Optional[float]:
+        """The share of the deals where the leader's side takes more than
+        half of the tricks after card j (the question without a contract).
+        With an even number of tricks a tie is neither side's majority, so
+        this is not 1 - set_share when the declaring side is the other one
+        (``set`` counts the deals where it misses its majority, ties
+        included)."""
+        if not self.samples:
+            return None
+        half = self.problem.spec.hand_size / 2
+        return sum(c for v, c in self.hists[j].items() if v > half) / self.samples
+
     def best(self) -> Optional[int]:
         if not self.samples:
             return None
@@ -492,6 +504,8 @@ class LeadAggregate(_Aggregate):
         for j, c in enumerate(p.cards):
             o = self.column(j)
             o["set"] = _r(self.set_share(j))
+            if not p.contract_given:
+                o["majority"] = _r(self.majority_share(j))
             o["close"] = j in close
             o["equal"] = [x for x in group_of[c] if x != c]
             cards[c] = o

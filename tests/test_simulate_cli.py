@@ -458,3 +458,44 @@ def test_bid_whist_lead_question_refusals(tmp_path):
     res = run(["simulate", path, "--count", "1", "-q", "lead", "--contract", "2S", "--json"])
     assert res.exit_code == 0, res.stderr
     assert json_lines(res)[0]["need"] == 7          # 8 books, the kitty's counted
+
+
+def test_bid_whist_lead_question_takes_the_bidder_from_the_option(tmp_path):
+    """Bid whist with no Bidder, Declarer or Leader tag: --bidder names the
+    bidder, who declares and leads (it was ignored: 'N leads against 4H by
+    W, who needs 10 tricks', the dealer's left leading and the kitty's book
+    dropped); without it the question is refused."""
+    path = write(tmp_path, "bo.pbn", board(
+        "bo", "N:A76.Q732.A93.Q.L - KJT8.96.KT85.K7 -", '[Variant "bid"]', '[Dealer "W"]',
+        '[Contract "4H"]'))
+    res = run(["simulate", path, "--json", "-n", "4", "-q", "lead", "--bidder", "S"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert (o["leader"], o["declarer"], o["need"]) == ("S", "S", 9)
+    res = run(["simulate", path, "-n", "4", "-q", "lead"])
+    assert res.exit_code == 2
+    assert "the lead question in bid whist needs the bidder, who leads" in res.stderr
+    res = run(["simulate", path, "-n", "4", "-q", "lead", "--bidder", "S", "--declarer", "N"])
+    assert res.exit_code == 2 and "--declarer N and --bidder S differ" in res.stderr
+
+
+def test_majority_without_a_contract_counts_a_tie_for_nobody(tmp_path):
+    """No contract (classic whist's question) on a 2-card ending: W's side
+    taking 1 of 2 tricks is a tie, not its majority.  Before: 'takes the
+    majority in 100%' where W's side took 2 tricks in 30% of the deals."""
+    path = write(tmp_path, "even.pbn", board("even", "W:A.K.. - - -", '[Trump "S"]',
+                                             '[Leader "W"]', '[Unseen "KQ.AQ.A.A"]'))
+    res = run(["simulate", path, "--json", "-n", "200"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["contract"] is None and o["need"] == 2
+    for c in o["cards"].values():
+        wins = sum(n for k, n in c["hist"].items() if int(k) == 2)
+        ties = sum(n for k, n in c["hist"].items() if int(k) == 1)
+        assert 0 < wins < 200 and ties > 0
+        assert c["majority"] == round(wins / 200, 4)
+        assert c["set"] == round((wins + ties) / 200, 4)     # N-S miss their majority
+    best = o["cards"][o["best"]]
+    words = " ".join(run(["simulate", path, "-n", "200"]).stdout.replace("│", " ").split())
+    assert f"takes the majority in {round(100 * best['majority'])}%" in words
+    assert "Majority" in words
