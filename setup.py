@@ -20,13 +20,57 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from Cython.Build import cythonize
 
-# The search core uses population counts and bit extraction on every node:
-# let the compiler use this processor's instructions for them, unless a
-# portable build is asked for (WHIST_SOLVE_PORTABLE=1, e.g. for wheels).
-compile_args = ["-O3"]
-if os.environ.get("WHIST_SOLVE_PORTABLE") != "1" and platform.machine().lower() in (
-        "x86_64", "amd64", "i686", "i386"):
-    compile_args.append("-march=native")
+
+def _target_args() -> list:
+    """The instruction set the search core is built for.  It counts bits
+    and extracts them on every node (POPCNT, LZCNT, BMI2's PEXT/PDEP):
+    without those instructions it is about twice as slow.  On x86-64 the
+    default is the x86-64-v3 level (AVX2, BMI1/2, LZCNT, POPCNT; every
+    x86-64 processor since about 2013) when this machine has it, so that
+    the build runs on any such machine (a venv shared by a cluster's nodes,
+    a wheel handed on) and not only on processors like this one, as
+    -march=native would (an AVX-512 build dies of SIGILL on import
+    elsewhere); else POPCNT alone, if present.  WHIST_SOLVE_NATIVE=1 builds
+    for this very processor, WHIST_SOLVE_PORTABLE=1 for any x86-64."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    if os.environ.get("WHIST_SOLVE_PORTABLE") == "1":
+        return []
+    if os.environ.get("WHIST_SOLVE_NATIVE") == "1":
+        return ["-march=native"]
+    here = _native_macros()
+    if {"__AVX2__", "__BMI__", "__BMI2__", "__LZCNT__", "__FMA__", "__MOVBE__"} <= here \
+            and _accepts("-march=x86-64-v3"):
+        return ["-march=x86-64-v3"]
+    return ["-mpopcnt"] if "__POPCNT__" in here else []
+
+
+def _compiler() -> list:
+    return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+
+
+def _native_macros() -> set:
+    """The macros the C compiler defines for this processor (-march=native):
+    which instruction sets it has.  Empty when that cannot be asked."""
+    try:
+        out = subprocess.run(_compiler() + ["-march=native", "-dM", "-E", "-x", "c", os.devnull],
+                             capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return {line.split()[1] for line in out.splitlines() if line.startswith("#define ")}
+
+
+def _accepts(flag: str) -> bool:
+    """Does the C compiler take this flag (GCC 11 and clang 12 know the
+    x86-64-v3 level, older ones do not)?"""
+    try:
+        return subprocess.run(_compiler() + [flag, "-E", "-x", "c", os.devnull],
+                              capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+compile_args = ["-O3"] + _target_args()
 
 extensions = [
     Extension(
@@ -42,7 +86,7 @@ PGO_TRAIN = os.path.join(HERE, "benchmarks", "pgo_train.py")
 
 def _is_gcc() -> bool:
     """Is the C compiler the build will use GCC?"""
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    cc = _compiler()
     try:
         out = subprocess.run([cc[0], "--version"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
@@ -114,6 +158,9 @@ setup(
     },
     package_data={"whist_solve": ["*.pxd", "*.pyx"], "whist_solve.puzzles": ["*.pbn"],
                   "whist_solve.bench_sets": ["*.pbn"]},
+    # (the C file Cython writes is a build product: the sdist carries it, an
+    # install needs only the compiled module)
+    exclude_package_data={"whist_solve": ["*.c", "*.html"]},
     ext_modules=cythonize(
         extensions,
         include_path=["solver"],

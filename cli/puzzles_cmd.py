@@ -1,4 +1,4 @@
-"""``whist-solve puzzles FILE|DIR...``: verify double-dummy problems.
+"""``whist-solve puzzles [FILE|DIR...]``: verify double-dummy problems.
 
 Every board states a goal (:mod:`whist_solve.puzzle`).  The command solves
 each position, says whether the goal is reached with best play, and shows
@@ -18,7 +18,8 @@ import typer
 
 from whist_solve.cards import Position, sort_cards
 from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
-from whist_solve.puzzle import board_goal, expand_paths, goal_value, key_plays
+from whist_solve.puzzle import (board_goal, expand_paths, goal_value, key_plays,
+                                shipped_collections)
 from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
@@ -49,9 +50,10 @@ class _TallyRun(Run):
 
 
 def puzzles(
-    paths: List[str] = typer.Argument(..., metavar="FILE|DIR...", show_default=False,
-                                      help="PBN files or directories of them (every *.pbn "
-                                           "inside, sorted); - reads standard input."),
+    paths: Optional[List[str]] = typer.Argument(
+        None, metavar="[FILE|DIR...]", show_default=False,
+        help="PBN files or directories of them (every *.pbn inside, sorted); - reads "
+             "standard input.  Without one, the collections shipped with whist-solve."),
     trump: Optional[str] = TRUMP_OPT,
     ranking: Optional[str] = RANKING_OPT,
     leader: Optional[str] = LEADER_OPT,
@@ -74,6 +76,7 @@ def puzzles(
     run = _TallyRun(json_out, tally)
     backend = run.backend(jobs, scheduler)
     start = time.monotonic()
+    paths = list(paths or [shipped_collections()])
     files, problems = expand_paths(paths)
     check_html_target(html, files)
     for p in problems:

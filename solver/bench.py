@@ -81,13 +81,15 @@ def source_tree(sub: str) -> Path:
 
 
 def data_dir() -> Path:
-    """``benchmarks/data`` of the source tree, else the copy installed with
-    the package, ``whist_solve.bench_sets`` (``$WHIST_SOLVE_BENCH_DATA``
-    overrides)."""
+    """``benchmarks/data`` of the source tree this package runs from (an
+    editable install), else the copy installed with the package,
+    ``whist_solve.bench_sets``; ``$WHIST_SOLVE_BENCH_DATA`` overrides.
+    (Not the current directory's: any folder holding a benchmarks/data
+    would have been used without a word.)"""
     env = os.environ.get("WHIST_SOLVE_BENCH_DATA")
     if env:
         return Path(env)
-    tree = source_tree("benchmarks/data")
+    tree = _REPO / "benchmarks" / "data"
     if tree.is_dir():
         return tree
     from . import bench_sets

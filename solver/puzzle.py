@@ -24,6 +24,14 @@ from .errors import WhistError
 from .vocab import BOOKS_FOR_LEVEL, SEATS, side_of
 
 
+def shipped_collections() -> str:
+    """The folder of the puzzle collections installed with whist-solve
+    (the package ``whist_solve.puzzles``: bid whist, classic whist,
+    downtown)."""
+    from . import puzzles
+    return os.path.dirname(os.path.abspath(puzzles.__file__))
+
+
 def expand_paths(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
     """Files to read: a directory stands for the ``*.pbn`` files inside it,
     sorted by name.  Returns (files, problems)."""

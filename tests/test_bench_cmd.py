@@ -28,11 +28,16 @@ def _bench(*args):
 
 
 def test_sets_found_in_the_installed_package_away_from_a_checkout(monkeypatch, tmp_path):
-    # an installed package, run outside a checkout: no source tree, no
-    # override; the sets are the package's whist_solve.bench_sets
+    # an installed package (no source tree beside it, no override), run in
+    # a folder that has a benchmarks/data of its own: the sets are the
+    # package's whist_solve.bench_sets, not that folder's (taken silently
+    # before, a set it lacked being "no such file")
     from whist_solve import bench_sets
     monkeypatch.delenv("WHIST_SOLVE_BENCH_DATA")
-    monkeypatch.setattr(bench, "source_tree", lambda sub: tmp_path / "no-checkout" / sub)
+    monkeypatch.setattr(bench, "_REPO", tmp_path / "no-checkout")
+    (tmp_path / "benchmarks" / "data").mkdir(parents=True)
+    (tmp_path / "benchmarks" / "data" / "random.pbn").write_text("")
+    monkeypatch.chdir(tmp_path)
     here = os.path.dirname(os.path.realpath(bench_sets.__file__))
     assert os.path.realpath(bench.data_dir()) == here
     for name in bench.SET_NAMES:

@@ -50,6 +50,18 @@ def test_collections_are_shipped():
     assert any(b.trump() is None for b in boards) and any(b.trump() for b in boards)
 
 
+def test_without_a_file_the_shipped_collections_are_verified(tmp_path, monkeypatch):
+    """`whist-solve puzzles` alone: the collections installed with the
+    package (an installed copy has no puzzles/ folder at hand; the argument
+    was required)."""
+    monkeypatch.chdir(tmp_path)
+    alone = run(["puzzles", "--json"])
+    assert alone.exit_code == 0, alone.stderr
+    listed = run(["puzzles", "--json", *PUZZLE_FILES])
+    strip = lambda r: [{k: v for k, v in o.items() if k != "file"} for o in json_lines(r)]
+    assert strip(alone) == strip(listed) and len(json_lines(alone)) > 10
+
+
 @pytest.mark.parametrize("path", PUZZLE_FILES, ids=os.path.basename)
 def test_shipped_puzzles_are_solved_and_tight(path):
     r = run(["puzzles", "--json", path])
