@@ -322,6 +322,19 @@ class Session:
                                      self.ns_total(self.positions[0]), pos.is_over()))
         if pos.is_over() and self.goal:
             self.say(render.play_goal_result(self.goal, self._goal_got(pos.ns_tricks)))
+        elif pos.is_over() and self._classic_deal():
+            self.say(render.play_classic_score(pos.ns_tricks, pos.ew_tricks))
+
+    def _classic_deal(self) -> bool:
+        """A whole deal of classic whist (13 tricks, no bid): the side with
+        more tricks scores tricks - 6."""
+        try:
+            classic = self.board.game() == "classic"
+            contract = self.board.contract()
+        except WhistError:
+            return False
+        return (classic and (contract is None or contract.passed) and not self.jokers
+                and len(self.start.hands[0]) == 13)
 
     def hint(self) -> None:
         pos = self.pos

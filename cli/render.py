@@ -1318,6 +1318,16 @@ def play_goal_result(goal, got: int) -> Text:
     return t
 
 
+def play_classic_score(ns: int, ew: int) -> Text:
+    """``play``, a whole deal of classic whist over: the side with more of
+    the 13 tricks scores tricks - 6."""
+    side, got = ("N-S", ns) if ns > ew else ("E-W", ew)
+    t = Text(f"Classic whist: {side} took {got} of {ns + ew} tricks and score ")
+    t.append(f"{got - 6} point{'s' if got - 6 != 1 else ''}", style="bold green")
+    t.append(" (tricks - 6).")
+    return t
+
+
 def play_move(st: Style, seat: int, card: str, cost: int, values: Mapping[str, int],
               nxt: Position, forced: bool = False) -> Text:
     """``play``: a card played (``forced``: played for the user, the only

@@ -304,3 +304,23 @@ def test_help_without_suit_symbols_on_an_ascii_stream(pbn):
     out = p.stdout.decode("ascii")
     assert "Type a card (SA, sa, S10, JH)" in out
     assert "?A" not in out
+
+
+def test_a_whole_classic_whist_deal_ends_with_its_score(tmp_path):
+    """Classic whist (no bid): at the end of the 13 tricks, the side with
+    more tricks scores tricks - 6 (nothing said before); a board with a
+    contract ends with the contract's verdict instead."""
+    p = tmp_path / "c.pbn"
+    p.write_text('[Board "c"]\n[Variant "classic"]\n[Trump "H"]\n[Leader "W"]\n'
+                 '[Deal "N:AK32.Q94.T83.K72 QJT9.K872.A5.AJ6 8765.AJ.KQJ7.T54 '
+                 '4.T653.9642.Q983"]\n')
+    r = run(["play", str(p)], input="\n" * 60 + "quit\n")
+    assert r.exit_code == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    m = re.search(r"Summary: N-S (\d+), E-W (\d+)", out)
+    ns, ew = int(m.group(1)), int(m.group(2))
+    side, got = ("N-S", ns) if ns > ew else ("E-W", ew)
+    assert f"Classic whist: {side} took {got} of 13 tricks and score {got - 6} point" in out
+    from support import ROOT
+    r = run(["play", str(ROOT / "examples" / "deal.pbn"), "--board", "1"], input="\n" * 60 + "quit\n")
+    assert "Classic whist:" not in r.stdout
