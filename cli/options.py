@@ -175,9 +175,12 @@ def check_html_target(html: Optional[str], files) -> None:
                                  "output, where the results go", param_hint="--html")
 
 
-def tt_option(value: int) -> int:
-    """--tt-mb: refused up front when the memory cannot hold the table."""
-    if value is not None:
+def tt_option(ctx: typer.Context, value: int) -> int:
+    """--tt-mb: refused up front when this machine's memory cannot hold the
+    table, unless the run goes to a Dask cluster (--scheduler, read first):
+    the tables are then the workers', and a run warns at its start when a
+    worker's memory limit leaves too little room for them."""
+    if value is not None and not ctx.params.get("scheduler"):
         try:
             check_tt_size(value)
         except WhistError as e:
@@ -207,7 +210,9 @@ def scheduler_option(value: Optional[str]) -> Optional[str]:
     return value
 
 
+# (eager: read before --tt-mb, whose check depends on it)
 SCHEDULER_OPT = typer.Option(None, "--scheduler", metavar="ADDRESS", callback=scheduler_option,
+                             is_eager=True,
                              help="Run on a Dask cluster: its scheduler's address (tcp://host:8786) "
                                   "or scheduler file; needs pip install 'whist-solve\\[cluster]'.")
 

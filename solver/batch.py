@@ -310,10 +310,15 @@ def free_run_tables(run: str) -> int:
     return len(mine)
 
 
+def _mb(x: float) -> str:
+    """A number of MB as said to people: 100,000,000 rather than 1e+08."""
+    return f"{x:,.0f}" if x == int(x) else f"{x:g}"
+
+
 def _solver_failure(tt_mb: float, exc: BaseException) -> SolverUnavailable:
     what = "not enough memory" if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}"
     return SolverUnavailable(
-        f"cannot make a solver with a {tt_mb:g} MB transposition table ({what}); "
+        f"cannot make a solver with a {_mb(tt_mb)} MB transposition table ({what}); "
         f"try a smaller --tt-mb")
 
 
@@ -1104,7 +1109,7 @@ def _warn_tables_over_limits(workers: dict, tt_mb: float) -> None:
     which = (f"the Dask worker at {address}" if len(workers) == 1
              else f"{len(over)} of the {len(workers)} Dask workers (the tightest: {address})")
     logging.getLogger(__name__).warning(
-        f"warning: tables of {tt_mb:g} MB per thread may not fit the memory limit of {which}: "
+        f"warning: tables of {_mb(tt_mb)} MB per thread may not fit the memory limit of {which}: "
         f"about {fits:.0f} MB per thread fit ({threads} thread{'s' if threads != 1 else ''}, "
         f"limit {limit:.0f} MB, {what} at {share:.0%}); "
         f"{'a paused worker takes no task' if what == 'paused' else 'its tasks would be lost'}: "

@@ -95,8 +95,8 @@ def check_tt_size(tt_mb: float) -> None:
     avail = available_memory_mb()
     if avail is not None and tt_mb > avail:
         raise TableMemoryError(
-            f"a transposition table of {tt_mb:g} MB is more than the memory available "
-            f"({avail:.0f} MB): choose a smaller --tt-mb")
+            f"a transposition table of {tt_mb:,.0f} MB is more than the memory available "
+            f"({avail:,.0f} MB): choose a smaller --tt-mb")
 
 
 @lru_cache(maxsize=None)

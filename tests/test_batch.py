@@ -667,7 +667,7 @@ def test_a_worker_short_of_memory_and_a_paused_cluster_are_said(monkeypatch, cap
             got = list(run_map(_table, _deals(2), backend_for(scheduler=lc.scheduler_address),
                                tt_mb=4096))
         assert got == [_table(None, h) for h in _deals(2)]
-        assert "tables of 4096 MB per thread may not fit the memory limit of the Dask worker" in caplog.text
+        assert "tables of 4,096 MB per thread may not fit the memory limit of the Dask worker" in caplog.text
         assert "limit 954 MB, paused at 80%" in caplog.text
         caplog.clear()
 

@@ -144,6 +144,30 @@ def test_an_empty_scheduler_address_is_refused(command, address):
     assert "an empty address" in " ".join(res.stderr.replace("\u2502", " ").split())
 
 
+@pytest.mark.parametrize("order", ["tt first", "scheduler first"])
+def test_tt_mb_is_checked_against_the_workers_not_this_machine(cluster, order, caplog):
+    """With --scheduler the tables are the workers': a --tt-mb larger than
+    this machine's memory is not refused up front (it was, so a client
+    smaller than its cluster could not ask for big tables).  The run warns
+    that the workers' limits leave too little room, and each board says
+    that its worker could not make the table."""
+    address, _ = cluster
+    huge = ["--tt-mb", str(10 ** 8)]
+    sched = ["--scheduler", address]
+    args = huge + sched if order == "tt first" else sched + huge
+    # (the warning is the library's logger's: on standard error in a
+    # command, under pytest in its log capture)
+    with caplog.at_level("WARNING", logger="whist_solve.batch"):
+        res = run(["table", str(TEST_DATA / "whist.pbn"), *args])
+    assert res.exit_code == 2
+    assert "tables of 100,000,000 MB per thread may not fit the memory limit of" in caplog.text
+    err = " ".join(res.stderr.replace("\u2502", " ").split())
+    assert "cannot make a solver with a 100,000,000 MB transposition table" in err
+    local = run(["table", str(TEST_DATA / "whist.pbn"), *huge])
+    assert local.exit_code == 2 and local.stdout == ""
+    assert "more than the memory available" in " ".join(local.stderr.replace("\u2502", " ").split())
+
+
 @pytest.mark.parametrize("address, says", [
     ("garbage://", "unknown address scheme 'garbage'"),
     ("foo://host:1", "unknown address scheme 'foo'"),
