@@ -26,7 +26,7 @@ CSS = """
 body { font-family: Georgia, 'Times New Roman', serif; margin: 2em auto; max-width: 52em;
        color: #111; background: #fff; line-height: 1.35; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
-h2 { font-size: 1.25em; margin: 0 0 0.3em 0; }
+h2 { font-size: 1.25em; margin: 0 0 0.3em 0; overflow-wrap: anywhere; }
 h3 { font-size: 1.05em; margin: 0.8em 0 0.3em 0; }
 .board { border-top: 1px solid #999; padding-top: 1em; margin-top: 1.5em; }
 .facts { color: #333; margin: 0 0 0.6em 0; }
@@ -191,10 +191,16 @@ def line_table(pos: Position, line: Sequence[str]) -> str:
     return "".join(out)
 
 
-def _facts(obj: Mapping, pos: Optional[Position]) -> str:
+def _facts(obj: Mapping, pos: Optional[Position], at: Optional[Position] = None) -> str:
+    """Trump, ranking, the first leader ("led" once a card has been played
+    in the position ``at``, else "to lead"; ``at`` is ``pos`` by default),
+    and with ``pos`` the seat to play."""
     bits = [strain_text(obj.get("trump")) + f", {RANKING_NAMES.get(obj.get('ranking', 'up'))}"]
+    at = pos if at is None else at
     if obj.get("leader"):
-        bits.append(f"{SEAT_NAMES[obj['leader']]} led the first trick")
+        started = at is None or at.ns_tricks + at.ew_tricks > 0 or bool(at.trick)
+        bits.append(f"{SEAT_NAMES[obj['leader']]} led the first trick" if started
+                    else f"{SEAT_NAMES[obj['leader']]} to lead")
     if pos is not None and not pos.is_over():
         bits.append(f"{SEAT_NAMES[SEATS[pos.turn]]} to play, {pos.tricks_left} "
                     f"trick{'s' if pos.tricks_left != 1 else ''} left")
@@ -202,9 +208,11 @@ def _facts(obj: Mapping, pos: Optional[Position]) -> str:
 
 
 def _board_heading(obj: Mapping, extra: str = "") -> str:
-    label = escape(str(obj.get("board", "")))
-    title = f": {escape(obj['title'])}" if obj.get("title") else ""
-    where = f' <span class="note">{escape(obj["file"])}</span>' if obj.get("file") else ""
+    # (<bdi>: a right-to-left override in a label stays inside it)
+    label = f'<bdi>{escape(str(obj.get("board", "")))}</bdi>'
+    title = f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else ""
+    where = (f' <span class="note"><bdi>{escape(obj["file"])}</bdi></span>' if obj.get("file")
+             else "")
     return f"<h2>Board {label}{title}{extra}{where}</h2>"
 
 
@@ -219,6 +227,7 @@ class HtmlPage:
         self.title = title
         self.sections: List[str] = []
         self.solutions: List[str] = []     # puzzles: after the problems
+        self.errors = 0                    # boards not solved (add_error)
 
     # ---- solve ----------------------------------------------------------
 
@@ -279,11 +288,14 @@ class HtmlPage:
         left = obj["tricks_left"]
         n = len(self.solutions) + 1
         note = f" ({goal['note']})" if goal.get("note") else ""
+        if pos.is_over():
+            self._add_puzzle_over(obj, pos, n, side, note)
+            return
         ask = (f"{side} to take {goal['tricks']} of the {left} "
                f"trick{'s' if left != 1 else ''} left{note}; {SEAT_NAMES[SEATS[pos.turn]]} to play.")
         problem = ['<section class="board problem">',
                    _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
-                   _facts(obj, None), diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn),
+                   _facts(obj, None, pos), diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn),
                    f"<p><b>{escape(ask)}</b></p>"]
         if obj.get("comment"):
             problem.append(f'<p class="comment">{escape(obj["comment"])}</p>')
@@ -296,8 +308,8 @@ class HtmlPage:
                    f'<span class="verdict no">The goal fails:</span> {side} take only '
                    f'{obj["tricks"]} (goal {goal["tricks"]}).')
         sol = ['<section class="board solution">',
-               f"<h2>Solution {n}: board {escape(str(obj.get('board', '')))}"
-               + (f": {escape(obj['title'])}" if obj.get("title") else "") + "</h2>",
+               f"<h2>Solution {n}: board <bdi>{escape(str(obj.get('board', '')))}</bdi>"
+               + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "") + "</h2>",
                f"<p>{verdict}</p>"]
         if obj.get("key"):
             sol.append(f'<h3>The key plays</h3><p class="note">The cards that keep the verdict; '
@@ -316,6 +328,40 @@ class HtmlPage:
         sol.append("</section>")
         self.solutions.append("".join(sol))
 
+    def _add_puzzle_over(self, obj: Mapping, pos: Position, n: int, side: str, note: str) -> None:
+        """A puzzle whose Play section records every trick: the tricks
+        taken, and whether the goal asked for any more."""
+        goal = obj["goal"]
+        over = (f"<p><b>The play is over:</b> N-S took {pos.ns_tricks}, "
+                f"E-W {pos.ew_tricks}.</p>")
+        ask = f"{side} to take {goal['tricks']} more trick{'s' if goal['tricks'] != 1 else ''}{note}."
+        problem = ['<section class="board problem">',
+                   _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
+                   _facts(obj, None, pos), over, f"<p><b>{escape(ask)}</b></p>"]
+        if obj.get("comment"):
+            problem.append(f'<p class="comment">{escape(obj["comment"])}</p>')
+        problem.append("</section>")
+        self.sections.append("".join(problem))
+        verdict = (f'<span class="verdict yes">Solved:</span> {side} needed no more tricks.'
+                   if obj["solved"] else
+                   f'<span class="verdict no">The goal fails:</span> no trick is left, and '
+                   f'{side} needed {goal["tricks"]} more.')
+        self.solutions.append(
+            '<section class="board solution">'
+            f"<h2>Solution {n}: board <bdi>{escape(str(obj.get('board', '')))}</bdi>"
+            + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "") + "</h2>"
+            f"<p>{verdict}</p></section>")
+
+    # ---- errors ---------------------------------------------------------
+
+    def add_error(self, where: str, text: str) -> None:
+        """A board (or file) that could not be solved, in its place: a
+        printed page must not look complete when it is not."""
+        place = f"{where}: " if where else ""
+        self.sections.append(f'<section class="board error"><p><span class="verdict no">Not '
+                             f'solved:</span> <bdi>{escape(place + text)}</bdi></p></section>')
+        self.errors += 1
+
     # ---- output ---------------------------------------------------------
 
     def text(self) -> str:
@@ -328,8 +374,8 @@ class HtmlPage:
             body.append("</div>")
         else:
             body.extend(self.sections)
-        if not self.sections:
-            body.append("<p>No boards.</p>")
+        if len(self.sections) == self.errors:
+            body.append("<p>No boards solved.</p>" if self.errors else "<p>No boards.</p>")
         return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 f"<title>{escape(self.title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
                 f"<header><p class=\"note\">{escape(self.title)}</p></header>\n"
@@ -343,9 +389,12 @@ class HtmlPage:
 
 
 def write_page(run, page: HtmlPage, path: str) -> None:
-    """Writes the page, or reports why it cannot (exit status 2)."""
+    """Writes the page, or reports why it cannot (exit status 2).  SIGTERM
+    or SIGHUP meanwhile stops the command as Ctrl-C does, the half-written
+    temporary file removed and the old page kept."""
     try:
-        page.write(path)
+        with run.interruptible():
+            page.write(path)
     except (OSError, ValueError) as e:
         run.error("", f"cannot write the HTML page {path}: {e.strerror or e}")
     else:

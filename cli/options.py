@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import List, Optional
@@ -142,6 +143,10 @@ def output_problem(value: str) -> Optional[str]:
     # as it is, or make and remove a file beside it.
     try:
         if os.path.exists(value):
+            if not stat.S_ISREG(os.stat(value).st_mode):
+                # a FIFO or a device: opening it is no probe (a FIFO's open
+                # waits for a reader, and its close ends the reader's input)
+                return None
             with open(value, "ab"):
                 pass
         else:
@@ -160,12 +165,17 @@ def check_html_target(html: Optional[str], files) -> None:
         return
     for f in files:
         try:
-            same = f != "-" and os.path.samefile(html, f)
+            if f == "-":
+                # the standard input read from a file (< x.pbn)
+                same = os.path.samestat(os.stat(html), os.fstat(0))
+            else:
+                same = os.path.samefile(html, f)
         except (OSError, ValueError):
             continue
         if same:
             raise typer.BadParameter(f"cannot write the HTML page {html}: it is the input "
-                                     f"file {f}", param_hint="--html")
+                                     f"file {'(the standard input)' if f == '-' else f}",
+                                     param_hint="--html")
     try:
         to_stdout = os.path.samestat(os.stat(html), os.fstat(1))
     except (OSError, ValueError):

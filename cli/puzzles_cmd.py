@@ -79,10 +79,10 @@ def puzzles(
     paths = list(paths or [shipped_collections()])
     files, problems = expand_paths(paths)
     check_html_target(html, files)
+    page = HtmlPage("whist-solve puzzles " + " ".join(paths)) if html else None
+    run.page = page
     for p in problems:
         run.error("", p)
-
-    page = HtmlPage("whist-solve puzzles " + " ".join(paths)) if html else None
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader)
@@ -97,7 +97,7 @@ def puzzles(
                 if isinstance(result, Exception):
                     raise result
                 if isinstance(item, Over):
-                    solved = _over_puzzle(run, board, leader, *item.what)
+                    solved = _over_puzzle(run, board, leader, *item.what, page=page)
                 else:
                     solved = _puzzle_board(run, where, board, leader, *item, *result, page=page)
                 if solved:
@@ -137,22 +137,27 @@ def _goal_json(goal) -> dict:
 
 def _title_and_comment(board):
     """A puzzle's title (the Title tag) and its comments on one line, or None."""
-    return (board.tags.get("Title", "").strip() or None,
+    return ((board.tag("Title") or "").strip() or None,
             " ".join(" ".join(board.comments).split()) or None)
 
 
-def _over_puzzle(run: Run, board, leader, pos: Position, goal) -> bool:
+def _over_puzzle(run: Run, board, leader, pos: Position, goal,
+                 page: "HtmlPage | None" = None) -> bool:
     """A puzzle whose Play section records every trick: the goal (the
     tricks still to take from there) is reached only if it asks for none."""
     solved = goal.tricks <= 0
-    if run.json:
+    if run.json or page is not None:
         title, comment = _title_and_comment(board)
-        run.emit_json(board_json(
+        obj = board_json(
             board, title=title, comment=comment,
             goal=_goal_json(goal),
             tricks=0, solved=solved, line=[], trump=pos.trump or "NT", ranking=pos.ranking,
             leader=SEATS[board.leader(leader)], turn=None, cards={}, key=[], tricks_left=0,
-            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, file=board.file))
+            won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, file=board.file)
+        if page is not None:
+            page.add_puzzle(obj, pos)
+    if run.json:
+        run.emit_json(obj)
     else:
         side = SIDE_NAMES[goal.side]
         said = (f"Goal reached: {side} needed no more tricks." if solved else

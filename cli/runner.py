@@ -190,6 +190,8 @@ class Run:
         self._warnings: dict = {}     # file -> warnings said about it
         self._files: List[str] = []   # the files named so far (for counting errors)
         self._held: Optional[list] = None   # messages kept back while a board is prepared (held_messages)
+        # --html: the page that lists the errors too, in the order they are said
+        self.page = None
 
     # ---- messages ------------------------------------------------------
 
@@ -201,10 +203,17 @@ class Run:
                 where = where[:MAX_QUOTED] + "\u2026" + where[-MAX_QUOTED:]
             t.append(f"{where}: ")
         t.append(shorten(text))
+        said = (t, kind, where, text)
         if self._held is not None:
-            self._held.append(t)
+            self._held.append(said)
         else:
-            self.err.print(t)
+            self._say(said)
+
+    def _say(self, said: tuple) -> None:
+        t, kind, where, text = said
+        self.err.print(t)
+        if kind == "error" and self.page is not None:
+            self.page.add_error(where, text)
 
     @contextmanager
     def held_messages(self):
@@ -219,8 +228,8 @@ class Run:
             self._held = outer
 
     def say_held(self, messages: list) -> None:
-        for t in messages:
-            self.err.print(t)
+        for said in messages:
+            self._say(said)
 
     def _file_of(self, where: str) -> str:
         for name in self._files:

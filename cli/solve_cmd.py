@@ -51,6 +51,7 @@ def solve(
     analyse = not run.json          # the alternatives along the line, for people
     repeats = Repeats()   # a position that comes again (two rooms) is solved once
     page = HtmlPage("whist-solve solve " + " ".join(files)) if html else None
+    run.page = page
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)

@@ -77,6 +77,7 @@ def table(
     repeats = Repeats()   # a deal that comes again is solved once
     done = 0
     page = HtmlPage("whist-solve table " + " ".join(files)) if html else None
+    run.page = page
 
     def prepare(board):
         hands = board.hands

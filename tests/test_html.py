@@ -109,7 +109,7 @@ def test_table_html(tmp_path):
     objs, p = _run_html(tmp_path, "table.html", ["table", EXAMPLE, "--ranking", "both"])
     assert "uptown" in p.all_text and "downtown" in p.all_text
     # every value of the first board's table, in the order of the page
-    body = p.raw.split("Board 1")[1].split("<section")[0]
+    body = p.raw.split("Board <bdi>1</bdi>")[1].split("<section")[0]
     cells = [int(x) for x in re.findall(r"<td>(\d+)</td>", body)]
     t = objs[0]["table"]
     want = [t[s][r][seat] for r in ("up", "down") for seat in "NESW" for s in t]
@@ -238,3 +238,99 @@ def test_solve_page_shows_the_kitty_and_a_finished_play(tmp_path):
     text = page.read_text()
     assert text.count("Kitty:") == 1                    # board 3 of the example has one
     assert "<b>The play is over:</b> N-S took 11, E-W 2." in text
+
+
+def test_a_finished_puzzle_and_the_bad_boards_are_on_the_page(tmp_path):
+    """A puzzle whose Play section records every trick is in the booklet
+    with its verdict (it was left out, even when it failed); a board that
+    cannot be solved is listed in its place ("No boards." was all a page
+    of bad boards said)."""
+    src = tmp_path / "p.pbn"
+    src.write_text('[Board "over"]\n[Deal "N:A... K... 2... 3..."]\n[Trump "NT"]\n[Leader "N"]\n'
+                   '[Goal "NS 1"]\n[Play "N"]\nSA SK S2 S3\n*\n'
+                   '[Board "bad"]\n[Deal "N:A... A... 2... 3..."]\n[Trump "NT"]\n[Leader "N"]\n'
+                   '[Goal "NS 1"]\n'
+                   '[Board "fine"]\n[Deal "N:A.2.. K.3.. 2.A.. 3.4.."]\n[Trump "NT"]\n'
+                   '[Leader "N"]\n[Goal "NS 1"]\n')
+    page_path = tmp_path / "b.html"
+    r = run(["puzzles", str(src), "--json", "--html", str(page_path)])
+    assert r.exit_code == 2
+    assert [o["board"] for o in json_lines(r)] == ["over", "fine"]
+    text = parse(page_path).all_text
+    problems, solutions = text.split("Solutions", 1)
+    assert "Board over (problem 1)" in problems and "The play is over: N-S took 1, E-W 0." in problems
+    assert "N-S to take 1 more trick." in problems
+    assert "Not solved:" in problems and "board bad" in problems
+    assert "Board fine (problem 2)" in problems
+    assert "Solution 1: board over The goal fails: no trick is left, and N-S needed 1 more." in solutions
+    assert "Solution 2: board fine" in solutions
+    r = run(["solve", str(src), "--html", str(page_path)])
+    text = parse(page_path).all_text
+    assert text.count("Not solved:") == 1 and "board bad" in text
+
+
+def test_bad_boards_only_say_so(tmp_path):
+    src = tmp_path / "bad.pbn"
+    src.write_text('[Board "1"]\n[Deal "N:A... A... 2... 3..."]\n')
+    page_path = tmp_path / "p.html"
+    assert run(["table", str(src), "--html", str(page_path)]).exit_code == 2
+    text = parse(page_path).all_text
+    assert "No boards solved." in text and "Not solved:" in text
+
+
+def test_the_page_is_not_written_over_the_standard_input_s_file(tmp_path):
+    """`solve - --html x.pbn < x.pbn` replaced the PBN by the page."""
+    import subprocess
+    import sys
+    src = tmp_path / "x.pbn"
+    src.write_text(Path(EXAMPLE).read_text())
+    before = src.read_bytes()
+    with open(src, "rb") as stdin:
+        r = subprocess.run([sys.executable, "-c", "from whist_solve.cli.main import main; main()",
+                            "solve", "-", "--html", str(src)], stdin=stdin, capture_output=True,
+                           text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "it is the input file (the standard input)" in " ".join(r.stderr.replace("\u2502", " ").split())
+    assert src.read_bytes() == before
+
+
+def test_a_fifo_page_reaches_its_reader_whole(tmp_path):
+    """--html naming a FIFO: the check before the run no longer opens it
+    (its open and close gave the reader an end of file, and the page then
+    waited for a reader that had gone)."""
+    import threading
+    fifo = tmp_path / "page.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(Path(fifo).read_bytes()), daemon=True)
+    reader.start()
+    r = run(["solve", EXAMPLE, "--html", str(fifo)])
+    reader.join(30)
+    assert r.exit_code == 0, r.stderr
+    assert not reader.is_alive() and got and got[0].startswith(b"<!DOCTYPE html>")
+    assert got[0].rstrip().endswith(b"</html>")
+
+
+_SIGTERM_WHILE_WRITING = """
+import os, signal, sys, time
+import whist_solve.files as files
+def stop():          # (asked for between the page's writing and its renaming)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+    return 0o022
+files._umask = stop
+from whist_solve.cli.entry import main
+sys.argv = ["whist-solve", "solve", sys.argv[1], "--html", sys.argv[2]]
+main()
+"""
+
+
+def test_sigterm_while_the_page_is_written_leaves_no_temporary_file(tmp_path):
+    import subprocess
+    import sys
+    page_path = tmp_path / "page.html"
+    r = subprocess.run([sys.executable, "-c", _SIGTERM_WHILE_WRITING, EXAMPLE, str(page_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 143, r.stderr
+    assert "terminated (SIGTERM)" in r.stderr
+    assert os.listdir(tmp_path) == []

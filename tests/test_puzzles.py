@@ -293,8 +293,6 @@ def test_bad_paths(tmp_path):
     assert r.exit_code == 2
     assert "nope.pbn" in r.stderr and "no .pbn files" in r.stderr
     assert "Traceback" not in r.stderr
-    r = run(["puzzles"])
-    assert r.exit_code == 2
 
 
 def test_failure_and_error_together_exit_2(tmp_path):
