@@ -3,8 +3,10 @@ benchmark set, the committed benchmark sets (``benchmarks/make_sets.py``)
 and the node-signature positions all shuffle and deal through here.
 
 Every function takes a ``random.Random`` or a seed, so the same seed gives
-the same deal on every machine (``random.shuffle`` is stable across Python
-versions).  ``game`` is ``"classic"`` (52 cards, 13 each, the dealer's last
+the same deal on every machine and Python version: the cards are shuffled
+by :func:`shuffle` (the draws of ``random.shuffle``, written out here, as
+``random.shuffle``'s own algorithm is not promised to stay the same; only
+``getrandbits`` of a seeded ``Random`` is).  ``game`` is ``"classic"`` (52 cards, 13 each, the dealer's last
 card turned up for trump), ``"rotating"`` or ``"rotating-nt"`` (classic
 whist's rotating-trump variant: the trump goes S, H, D, C from the first
 deal on, then with ``-nt`` a no-trump deal, and round again) or ``"bid"``
@@ -24,10 +26,37 @@ HAND_SIZE = {"classic": 13, "rotating": 13, "rotating-nt": 13, "bid": 12}
 ROTATION = {"rotating": ("S", "H", "D", "C"), "rotating-nt": ("S", "H", "D", "C", "NT")}
 
 
+def _steps(n: int) -> tuple:
+    """(i, i + 1, bits of i + 1) for i = n - 1 down to 1: the draws of a
+    Fisher-Yates shuffle of n cards."""
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    return steps
+
+
+_STEPS: dict = {}
+
+
+def shuffle(cards: list, rng: random.Random) -> None:
+    """Shuffle ``cards`` in place, every order equally likely: a
+    Fisher-Yates shuffle drawing each index from ``rng.getrandbits`` by
+    rejection, the draws of Python's ``random.shuffle`` (so the samples are
+    those it gave), written out once here so that they do not depend on the
+    Python version and cost half as much (the sampling of a constrained
+    lead problem shuffles a few hundred times per sample)."""
+    getrandbits = rng.getrandbits
+    for i, n, k in _steps(len(cards)):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def shuffled_deck(rng: random.Random, jokers: bool = False) -> List[str]:
     """The 52 cards (54 with ``jokers``) in ``rng``'s order."""
     deck = full_deck(jokers=jokers)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     return deck
 
 

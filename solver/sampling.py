@@ -30,6 +30,7 @@ from .cards import JOKERS, full_deck, hand_sizes, parse_card
 from .errors import WhistError
 from .vocab import SEATS, parse_seat
 from .constraints import Constraints
+from .dealing import shuffle
 
 __all__ = ["DealSpec", "Deal", "SamplingError", "NoDealError", "deal_spec", "sample_deal",
            "sample_deals", "sample_rng", "enumerate_deals", "count_deals", "MAX_TRIES"]
@@ -250,33 +251,6 @@ def _layout(spec: DealSpec):
         base[seat].append(card)
     cuts = [(s, spec.needs[s]) for s in range(4) if spec.needs[s]]
     return cuts, base
-
-
-def _steps(n: int) -> tuple:
-    """(i, i + 1, bits of i + 1) for i = n - 1 down to 1: the draws of a
-    Fisher-Yates shuffle of n cards."""
-    steps = _STEPS.get(n)
-    if steps is None:
-        steps = _STEPS[n] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-    return steps
-
-
-_STEPS: dict = {}
-
-
-def shuffle(cards: list, rng: random.Random) -> None:
-    """Shuffle ``cards`` in place, every order equally likely: a
-    Fisher-Yates shuffle drawing each index from ``rng.getrandbits`` by
-    rejection, the draws of Python's ``random.shuffle`` (so the samples are
-    those it gave), written out once here so that they do not depend on the
-    Python version and cost half as much (the sampling of a constrained
-    lead problem shuffles a few hundred times per sample)."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _steps(len(cards)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _deal_once(spec: DealSpec, rng: random.Random, cuts, base) -> Deal:

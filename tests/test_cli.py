@@ -429,6 +429,31 @@ def test_deal_classic():
     assert again.stdout == r.stdout
     other = run(["deal", "--count", "4", "--seed", "43"])
     assert other.stdout != r.stdout
+    # a negative seed is refused: Python seeded it as 42, the same deals
+    # under another seed's header
+    neg = run(["deal", "--count", "4", "--seed=-42"])
+    assert neg.exit_code == 2 and neg.stdout == "" and "--seed" in neg.stderr
+
+
+def test_deals_do_not_depend_on_random_shuffle():
+    """The deals come from the seeded generator's getrandbits only (whose
+    output Python keeps from version to version), not from random.shuffle,
+    whose algorithm it does not promise to keep: the same deals with
+    random.shuffle replaced."""
+    import random
+    from unittest import mock
+    from whist_solve.dealing import random_hands
+    want = [random_hands(seed) for seed in range(20)]
+    with mock.patch.object(random.Random, "shuffle", side_effect=AssertionError("used")):
+        assert [random_hands(seed) for seed in range(20)] == want
+    # ... and they are the deals random.shuffle gave (the committed sets and
+    # seeds of the README keep their deals)
+    for seed in range(20):
+        deck = list(want[seed][0] + want[seed][1] + want[seed][2] + want[seed][3])
+        from whist_solve.cards import full_deck
+        mine = full_deck()
+        random.Random(seed).shuffle(mine)
+        assert mine == deck
 
 
 def test_deal_bid():
