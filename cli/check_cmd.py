@@ -49,6 +49,9 @@ def check(
             raise typer.BadParameter(str(e), param_hint="--contract")
         if not is_bid(fixed):
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
+        if fixed.doubled:
+            raise typer.BadParameter(f"{contract!r}: a bid whist bid is not doubled (drop the X)",
+                                     param_hint="--contract")
     scoring = Scoring(nt_double=nt_double, boston=boston)
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
@@ -82,6 +85,8 @@ def _board_contract(board):
         raise WhistError("no contract (give --contract or a Contract tag)")
     if not is_bid(contract):
         raise WhistError(f"the Contract {contract} is not a bid of 1 to 7")
+    if contract.doubled:
+        raise WhistError(f"the Contract {contract} is doubled: a bid whist bid is not")
     return contract
 
 

@@ -177,3 +177,17 @@ def test_check_led_by_set_by_and_ascii(tmp_path):
     assert first[2] == SEATS[bidder]
     res = run(["check", f, "--contract", f"{level} NT down"])
     assert res.exit_code == 0 and f"scores {level:+d}" in res.stdout
+
+
+def test_check_refuses_a_doubled_bid(tmp_path):
+    """Bid whist has no doubles: '4SX' was checked as 4S, the X dropped
+    without a word (from --contract or the Contract tag)."""
+    hands, kitty, bidder = random_deal(13)
+    f = _write(tmp_path, board_text(1, hands, kitty, f'[Bidder "{SEATS[bidder]}"]'))
+    res = run(["check", f, "--contract", "4SX"])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "a bid whist bid is not doubled" in " ".join(res.stderr.replace("\u2502", " ").split())
+    g = _write(tmp_path, board_text(1, hands, kitty, f'[Bidder "{SEATS[bidder]}"]',
+                                    '[Contract "3NTX"]'))
+    res = run(["check", g])
+    assert res.exit_code == 2 and "the Contract 3NTX is doubled" in res.stderr
