@@ -1010,7 +1010,10 @@ class _WorkerWatch:
             return
         self.next_look = now + 1.0
         try:
-            workers = _workers(self.client, _ANSWER_TIMEOUT)
+            # (the threads of the running workers, then of all: two small
+            # answers, not every worker's identity each second)
+            running = _ask(self.client, "ncores_running", _ANSWER_TIMEOUT)
+            workers = running or _ask(self.client, "ncores", _ANSWER_TIMEOUT)
         except (TimeoutError, asyncio.TimeoutError):
             if self.silent_since is None:
                 self.silent_since = now
@@ -1025,7 +1028,7 @@ class _WorkerWatch:
         self.silent_since = None
         if self.said:
             return
-        if any(w.get("status", "running") == "running" for w in workers.values()):
+        if running:
             self.since = None
             return
         if self.since is None:
@@ -1033,8 +1036,12 @@ class _WorkerWatch:
         elif now - self.since >= NO_WORKERS_WARN:
             self.said = True
             if workers:
+                try:
+                    why = _paused_why(_workers(self.client, _ANSWER_TIMEOUT))
+                except Exception:
+                    why = "Dask pauses a worker whose memory passes a share of its limit"
                 what = (f"every worker of the Dask cluster at {self.where} has been paused for "
-                        f"{NO_WORKERS_WARN:g} s ({_paused_why(workers)})")
+                        f"{NO_WORKERS_WARN:g} s ({why})")
                 wait = "the tasks wait until one resumes or joins"
             else:
                 what = f"the Dask cluster at {self.where} has had no worker for {NO_WORKERS_WARN:g} s"
@@ -1049,6 +1056,14 @@ def _paused_why(workers: dict) -> str:
         return ("Dask pauses a worker whose memory passes a share of its limit; "
                 "this run's tables take up to --tt-mb MB per worker thread")
     return "status " + ", ".join(sorted(str(x) for x in statuses))
+
+
+def _ask(client, handler: str, timeout: float):
+    """The answer of the scheduler's ``handler`` (``ncores``: the threads
+    of each worker; ``ncores_running``: of each worker taking tasks),
+    waiting at most ``timeout`` seconds (TimeoutError)."""
+    with _signals_held():
+        return client.sync(getattr(client.scheduler, handler), callback_timeout=timeout)
 
 
 def _workers(client, timeout: float) -> dict:
