@@ -1012,7 +1012,12 @@ class _WorkerWatch:
         try:
             # (the threads of the running workers, then of all: two small
             # answers, not every worker's identity each second)
-            running = _ask(self.client, "ncores_running", _ANSWER_TIMEOUT)
+            try:
+                running = _ask(self.client, "ncores_running", _ANSWER_TIMEOUT)
+            except (TimeoutError, asyncio.TimeoutError):
+                raise
+            except Exception:       # (a scheduler without that question: all counted as running)
+                running = _ask(self.client, "ncores", _ANSWER_TIMEOUT)
             workers = running or _ask(self.client, "ncores", _ANSWER_TIMEOUT)
         except (TimeoutError, asyncio.TimeoutError):
             if self.silent_since is None:
