@@ -639,6 +639,18 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
             c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
 
 
+# Cards in one hand at most (a search plays them all: MAXPLY plies hold four
+# such hands with room to spare)
+MAX_HAND = 13
+
+
+cdef int _held(Ctx* c, int h):
+    cdef int s, n = 0
+    for s in range(5):
+        n += popc(c.hand[h][s])
+    return n
+
+
 def _check_card(int s, int b):
     """A card in engine coordinates that the hands' masks can hold."""
     if not (0 <= s <= 4 and 0 <= b <= 15):
@@ -908,6 +920,12 @@ cdef class Core:
         for h in range(4):
             for s, b in hands[h]:
                 c.hand[h][s] |= 1 << b
+        for h in range(4):
+            k = _held(c, h) + sum(1 for i in range(len(trick)) if (leader + i) & 3 == h)
+            if k > MAX_HAND:
+                # (a search plays every card: more than MAXPLY plies would
+                # write past its arrays)
+                raise ValueError(f"{k} cards in one hand (at most {MAX_HAND})")
         c.trump = trump
         k = len(trick)
         # replay the current trick's cards through play() so the trick state
@@ -932,7 +950,15 @@ cdef class Core:
         if not 0 <= seat <= 3 or not 0 <= leader <= 3 or len(masks) != 5:
             raise ValueError(f"bad hand: seat {seat}, leader {leader}, {len(masks)} suit masks")
         for s in range(5):
+            if not 0 <= masks[s] < (1 << 16):
+                raise ValueError(f"bad hand: suit mask {masks[s]!r}")
+        for s in range(5):
             c.hand[seat][s] = masks[s]
+        if _held(c, seat) > MAX_HAND:
+            for s in range(5):
+                c.hand[seat][s] = 0
+            raise ValueError(f"{sum(bin(m).count('1') for m in masks)} cards in one hand "
+                             f"(at most {MAX_HAND})")
         start_trick(c, leader)
 
     def value(self, int guess=-1):

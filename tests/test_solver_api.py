@@ -280,6 +280,21 @@ def test_unchecked_hands_of_unequal_sizes_are_errors():
         Solver(1).ns_value_unchecked(hands, None, "up", 0)
 
 
+@pytest.mark.parametrize("n", [14, 17, 26])
+@pytest.mark.parametrize("trump", [None, "S"])
+def test_unchecked_hands_of_more_than_13_cards_are_errors(n, trump):
+    """Hands of 17 cards (the same cards given twice) made a search of 68
+    plies, past the engine's arrays: a segmentation fault; 14 to 16 gave
+    values of nothing."""
+    from whist_solve.cards import full_deck
+    deck = full_deck()
+    even, odd = deck[0::2][:n], deck[1::2][:n]
+    with pytest.raises(ValueError, match=f"{n} cards in one hand"):
+        Solver(1).ns_value_unchecked([even, odd, even, odd], trump, "up", 0)
+    with pytest.raises(ValueError, match=f"{n} cards in one hand"):
+        Solver(1).can_take_unchecked([even, odd, even, odd], trump, "up", 0, "NS", 1)
+
+
 def test_a_solver_is_not_copied_or_pickled():
     """A copy shared its original's table, each taking the other's bounds
     for its own (wrong values after a change of trump)."""
