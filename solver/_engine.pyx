@@ -38,7 +38,16 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from cpython cimport array
+from cpython.ref cimport PyObject
 import array as _array
+import threading as _threading
+
+cdef extern from "Python.h":
+    # (declared here without Cython's `except -1`: the search, which cannot
+    # raise, keeps the exception and the caller raises it)
+    int _check_signals "PyErr_CheckSignals"()
+    void _fetch_error "PyErr_Fetch"(PyObject** t, PyObject** v, PyObject** tb)
+    void _restore_error "PyErr_Restore"(PyObject* t, PyObject* v, PyObject* tb)
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, pdep32, spread_even
@@ -453,6 +462,13 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef uint32_t decided
     c.nodes += 1
     if k == 0:
+        if c.watch:
+            # (at the leading nodes only, a quarter of them: the first
+            # few of every SIGNAL_NODES nodes)
+            if (c.nodes & (SIGNAL_NODES - 1)) < 8:
+                poll_signals(c)
+            if c.halt:
+                return 0    # (unwinding: what is stored meanwhile is emptied after)
         if c.own_tt.want_share:
             grant_share(c)
         need = target - st.ns_won
@@ -556,6 +572,36 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     return r
 
 
+# How often a search alone in the main thread looks for signals (Ctrl-C,
+# SIGTERM): every 2^18 nodes, some 30 ms; each look takes the GIL for a
+# microsecond.  Without it a long search ignored Ctrl-C to its end (the
+# four-void deal's no-trump row: 10 s).
+cdef enum:
+    SIGNAL_NODES = 1 << 18
+
+
+cdef void _poll_signals(Ctx* c) noexcept nogil:
+    """Run Python's signal handlers; if one raises (KeyboardInterrupt,
+    the command line's Terminated), keep its exception and halt the search."""
+    cdef PyObject* t = NULL
+    cdef PyObject* v = NULL
+    cdef PyObject* tb = NULL
+    with gil:
+        if _check_signals() != 0:
+            _fetch_error(&t, &v, &tb)
+            c.halted[0] = <void*> t
+            c.halted[1] = <void*> v
+            c.halted[2] = <void*> tb
+            c.halt = 1
+
+
+# (called through a pointer, which the compiler cannot inline: written out
+# in search, the GIL's code made search too big for its own inlining, 1.5%
+# more instructions on a table)
+cdef void (*poll_signals)(Ctx* c) noexcept nogil
+poll_signals = _poll_signals
+
+
 cdef int exact(Ctx* c, int ply, int guess) noexcept nogil:
     """Exact N-S total (st.ns_won included) by null-window searches."""
     cdef int lo = c.st.ns_won
@@ -638,6 +684,8 @@ cdef void start_trick(Ctx* c, int leader) noexcept nogil:
             c.lenkey += popc(c.hand[h][s]) * c.lenstep[h][s]
             c.jokkey += popc(c.hand[h][s]) * c.jokstep[h][s]
 
+
+_MAIN_THREAD = _threading.main_thread().ident
 
 # Cards in one hand at most (a search plays them all: MAXPLY plies hold four
 # such hands with room to spare)
@@ -961,25 +1009,59 @@ cdef class Core:
                              f"(at most {MAX_HAND})")
         start_trick(c, leader)
 
+    cdef void _arm(self):
+        """Look for signals during the next searches when this core
+        searches alone in the main thread (its own table, no other core
+        able to join it): only there do Python's handlers run, and only
+        there can the table be emptied after a halt."""
+        cdef Ctx* c = self.c
+        c.watch = (_threading.get_ident() == _MAIN_THREAD and c.tt == &c.own_tt
+                   and not c.own_tt.shareable)
+
+    cdef int _check_halt(self) except -1:
+        """After a search: if a signal's handler raised meanwhile, empty
+        the table (the bounds stored while the search unwound are no
+        facts) and raise its exception."""
+        cdef Ctx* c = self.c
+        cdef PyObject* t
+        cdef PyObject* v
+        cdef PyObject* tb
+        if not c.halt:
+            return 0
+        c.halt = 0
+        c.watch = 0
+        t = <PyObject*> c.halted[0]
+        v = <PyObject*> c.halted[1]
+        tb = <PyObject*> c.halted[2]
+        c.halted[0] = c.halted[1] = c.halted[2] = NULL
+        tt_empty(c.tt)
+        cut_clear(c)
+        _restore_error(t, v, tb)
+        return -1
+
     def value(self, int guess=-1):
         """Exact tricks N-S take from the position on (current trick
         included)."""
         cdef int v, g = guess
         if g < 0:
             g = (self.c.st.left + 1) // 2
+        self._arm()
         with nogil:
             search_enter(self.c)
             v = exact(self.c, 0, g)
             search_exit(self.c)
+        self._check_halt()
         return v
 
     def can_take(self, int target):
         """Null-window question: do N-S take at least `target` tricks?"""
         cdef int r
+        self._arm()
         with nogil:
             search_enter(self.c)
             r = search(self.c, target, 0)
             search_exit(self.c)
+        self._check_halt()
         return bool(r)
 
     def keeps_until(self, int seat, int leader, const uint16_t[::1] masks,
@@ -1004,6 +1086,7 @@ cdef class Core:
         cdef uint64_t n0 = c.nodes
         if start < 0 or 5 * end > masks.shape[0] or end > caps.shape[0]:
             raise ValueError("keeps_until: five masks and a cap for every keep")
+        self._arm()
         with nogil:
             search_enter(c)
             while i < end:
@@ -1023,9 +1106,10 @@ cdef class Core:
                 if r:
                     hit = i - 1
                     break
-                if c.nodes - n0 >= node_budget:
+                if c.nodes - n0 >= node_budget or c.halt:
                     break
             search_exit(c)
+        self._check_halt()
         return i, hit, bounded, asked, c.nodes - n0
 
     def card_values(self, int guess=-1):
@@ -1043,6 +1127,7 @@ cdef class Core:
             g = (c.st.left + 1) // 2
         out = []
         rep_value = {}
+        self._arm()
         for i in range(n):
             s = suits[i]
             b = bits[i]
@@ -1067,6 +1152,7 @@ cdef class Core:
                     search_enter(c)
                     v = child_value(c, s, b, g)
                     search_exit(c)
+                self._check_halt()
                 rep_value[rep] = v
                 g = v
             out.append(((s, b), rep_value[rep]))
@@ -1080,6 +1166,7 @@ cdef class Core:
         cdef int bits[16]
         cdef int n, i, h, ok, s, b, r
         out = []
+        self._arm()
         while c.st.left > 0:
             n = legal_cards(c, suits, bits)
             h = (c.st.leader + c.st.nplayed) & 3
@@ -1103,6 +1190,7 @@ cdef class Core:
                         ok = 1 - r
                     unplay(c, s, b, 0)
                     search_exit(c)
+                self._check_halt()
                 if ok:
                     chosen = i
                     break

@@ -69,3 +69,6 @@ cdef struct Ctx:
     int32_t root_all            # the job's root is expected to be an ALL node (Core.search_job)
     Split* sp                   # the split searched: own_split, or the host's while sharing its table
     Split own_split             # this core's split: its jobs' map of moves in progress and the last job done
+    int32_t watch               # look for signals every SIGNAL_NODES nodes (a search alone, in the main thread)
+    int32_t halt                # a signal's handler raised: every node returns at once, the table is emptied after
+    void* halted[3]             # the exception it raised (type, value, traceback: owned references)

@@ -441,3 +441,48 @@ def test_a_solver_used_while_its_threaded_bid_runs_elsewhere():
         "[(e.trump, e.ranking, e.books) for e in analyse_bid(hands, kitty, 0, solver=s, threads=2)]",
         15, "small"))
     assert out.strip() == "True []"
+
+
+_INTERRUPT_A_SEARCH = """
+import os, signal, sys, threading, time
+from whist_solve import Solver
+from whist_solve.cards import Position, parse_hand
+# the four-void deal's no-trump row: a search of seconds with a small table
+hands = [parse_hand(x) for x in
+         ".Q853.AJ962.KT74 Q853.AJ962.KT74. AJ962.KT74..Q853 KT74..Q853.AJ962".split()]
+pos = Position.make(hands, None, "up", 3)
+s = Solver(2)
+for what in ("value", "cards"):
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    n0 = s.nodes
+    try:
+        s.ns_value(pos) if what == "value" else s.solve(pos, cards=True)
+        print("finished", what, s.nodes - n0)
+    except KeyboardInterrupt:
+        print("interrupted", what, s.nodes - n0)
+small = Position.make([parse_hand(x) for x in "AK.2.. Q.3.3. 2.A.2. 3..A.2".split()], "H", "up", 3)
+print("then", s.ns_value(small), Solver(2).ns_value(small), s.solve(small).ns_tricks)
+whole = Solver(2)
+whole.ns_value(pos)
+print("whole", whole.nodes)
+"""
+
+
+def test_ctrl_c_stops_a_long_search_and_the_solver_stays_right():
+    """A search alone in the main thread looks for signals as it goes: Ctrl-C
+    stops it at once (it was acted on when the search ended, 10 s on this
+    deal), and the solver, its table emptied, still answers right."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _INTERRUPT_A_SEARCH], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    whole = int(lines[3].split()[1])
+    for line in lines[:2]:
+        word, what, nodes = line.split()
+        # (stopped where it was: a small part of the nodes of the whole
+        # search, which it searched to its end before)
+        assert word == "interrupted" and int(nodes) < whole // 2, r.stdout
+    then = lines[2].split()
+    assert then[0] == "then" and then[1] == then[2] == then[3], r.stdout
