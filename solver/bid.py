@@ -68,7 +68,7 @@ from .cards import (JOKERS, Position, card_runs, effective_suit, format_hand, ha
                     parse_card, power, sort_cards)
 from .dealing import random_deal
 from ._engine import KEEP_LIMITS, exchange_keeps
-from .engine import BID_TT_MB, engine_card, grow_solvers
+from .engine import BID_TT_MB, check_solver, engine_card, grow_solvers
 from .errors import WhistError
 from .vocab import (BID_KINDS, BOOKS_FOR_LEVEL, RANKINGS, SEATS, STRAINS, SUITS, Contract, bid_kind,
                     bid_name, bid_rank, contract_ascii, contract_name, is_bid, parse_contract, parse_ranking,
@@ -701,6 +701,7 @@ def best_exchange(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder: 
     strain = strain_of(trump)
     ranking = parse_ranking(ranking)
     t = None if strain == "NT" else strain
+    check_solver(solver, needs="ns_value_unchecked")
     solver = solver if solver is not None else Solver(BID_TT_MB)
     n = len(hands[bidder])
     pool = hands[bidder] + kitty
@@ -1201,6 +1202,7 @@ def check_contract(hands: Sequence[Iterable[str]], kitty: Iterable[str], bidder:
         raise WhistError(f"not a contract: {contract!r} (a Contract, or text such as '4 S down')")
     if not is_bid(contract):
         raise WhistError(f"a bid whist contract needs a level 1 to 7 (got {contract})")
+    check_solver(solver, needs="ns_value_unchecked")
     solver = solver if solver is not None else Solver(BID_TT_MB)
     ex = best_exchange(hands, kitty, bidder, contract.strain, contract.ranking, solver=solver)
     hands2 = [list(h) for h in hands]

@@ -324,6 +324,12 @@ class Solver:
         return names
 
     def _load_hands(self, hands, trump: Optional[str], ranking: str, leader: int) -> None:
+        if trump not in _TRUMPS:
+            if trump != "NT":
+                raise PositionError(f"unknown trump {trump!r} (S, H, D, C, or None or NT)")
+            trump = None
+        if ranking not in RANKINGS:
+            raise PositionError(f"unknown ranking {ranking!r} (up or down)")
         if len(hands) != 4 or leader not in (0, 1, 2, 3):
             raise PositionError(f"four hands and a leading seat 0-3, not {len(hands)} "
                                 f"hands and {leader!r}")
@@ -418,13 +424,22 @@ def _table_args(hands, strains, rankings, solver):
     for ranking in rankings:
         if ranking not in RANKINGS:
             raise PositionError(f"unknown ranking {ranking!r} (up or down)")
-    if solver is not None and not isinstance(solver, Solver):
-        raise TypeError(f"solver: a Solver, not {type(solver).__name__}")
+    check_solver(solver)
     if isinstance(hands, str) or any(isinstance(h, str) for h in hands):
         raise PositionError("hands: four lists of card names (N, E, S, W)")
     hands = [list(h) for h in hands]
     Position.make(hands, None)          # the cards and the hands' sizes
     return hands, strains, rankings
+
+
+def check_solver(solver, needs: Optional[str] = None) -> None:
+    """TypeError unless ``solver`` (an optional argument) is None or a
+    Solver, or with ``needs`` anything with that method (a wrong one failed
+    with an AttributeError deep inside)."""
+    if solver is None or (isinstance(solver, Solver) if needs is None
+                          else callable(getattr(solver, needs, None))):
+        return
+    raise TypeError(f"solver: a Solver, not {type(solver).__name__}")
 
 
 def grow_solvers(solvers: list, n: int, tt_mb: float) -> list:
@@ -448,6 +463,9 @@ def solve(pos: Position, cards: bool = True, line: bool = True,
           tt_mb: float = DEFAULT_TT_MB) -> SolveResult:
     """Solve one position with a fresh solver."""
     return Solver(tt_mb).solve(pos, cards=cards, line=line)
+
+
+_TRUMPS = frozenset((None, "S", "H", "D", "C"))
 
 
 def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
@@ -494,7 +512,18 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
         # "clear: other cores search this core's table").  The solvers
         # made here are this call's alone.
         with solver._lock:
-            done = _threaded_table(hands, rows, solvers, leaders=leaders)
+            try:
+                done = _threaded_table(hands, rows, solvers, leaders=leaders)
+            except RuntimeError as e:
+                if "can't start new thread" not in str(e):
+                    raise
+                done = None
+        if done is None:
+            # no memory for another thread's stack (its table fitted): the
+            # table on this thread alone, as with one solver (the searches
+            # the threads began have stopped; what they stored is true)
+            done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]])
+                    for row in rows}
     table: dict = {strain: {} for strain in strains}
     tricks = len(hands[0])
     for ranking in rankings:

@@ -277,6 +277,9 @@ def par(table: Mapping, dealer: Union[int, str], vulnerable: Union[str, None, tu
     """Par of a bridge deal from its double-dummy table (as ``dd_table``
     returns it), the dealer (seat index or 'N'..'W') and the vulnerability
     (PBN ``Vulnerable`` value or a pair of booleans (N-S, E-W))."""
+    if not isinstance(table, Mapping):
+        raise TypeError(f"table: a double-dummy table as dd_table returns it, not "
+                        f"{type(table).__name__}")
     try:
         dealer = parse_seat(dealer)
     except WhistError:

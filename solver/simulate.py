@@ -39,8 +39,8 @@ from .bid import (ALL_OPTIONS, BID_TT_MB, BOOKS_FOR_LEVEL, Scoring, analyse_bid,
 from .cards import Position, sort_cards
 from .errors import WhistError
 from .vocab import SEATS, STRAINS, parse_seat, strain_of
-from .engine import (DEFAULT_TT_MB, Solver, engine_card, equal_card_groups, first_guess,
-                     grow_solvers)
+from .engine import (DEFAULT_TT_MB, Solver, check_solver, engine_card, equal_card_groups,
+                     first_guess, grow_solvers)
 from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
@@ -407,6 +407,8 @@ def lead_question(known: Sequence, leader, *, trump, ranking: str = "up", level:
     (classic whist, where no one bids) the JSON names no contract and
     ``need`` is the majority.  Unseen cards the hands do not get are out
     of play."""
+    if len(known) != 4:
+        raise SimulationError("four hands (N, E, S, W) are needed, None for an unknown one")
     ld = _seat(leader)
     if known[ld] is None:
         raise SimulationError(f"the leader's ({SEATS[ld]}) hand must be known")
@@ -706,6 +708,7 @@ def simulate(problem, count: int, seed=0, solver=None,
     if count < 0:
         raise SimulationError(f"sample count {count}")
     agg = aggregate if aggregate is not None else problem.aggregate(seed)
+    check_solver(solver, needs="solve")
     if solver is None:
         solver = Solver(problem.tt_mb)
     if stop is not None and not callable(stop):

@@ -486,3 +486,28 @@ def test_ctrl_c_stops_a_long_search_and_the_solver_stays_right():
         assert word == "interrupted" and int(nodes) < whole // 2, r.stdout
     then = lines[2].split()
     assert then[0] == "then" and then[1] == then[2] == then[3], r.stdout
+
+
+def test_api_mistakes_are_errors_of_the_documented_kinds():
+    """A bad ranking or trump to the unchecked calls, three hands to the lead
+    question, a solver that is not one, a table that is not one: a
+    WhistError or TypeError with a message (they were a KeyError, a
+    ValueError of tuple.index, an IndexError and AttributeErrors); NT is
+    no-trump there as everywhere."""
+    from whist_solve.bid import best_exchange
+    from whist_solve.par import par
+    from whist_solve.simulate import lead_question
+    from whist_solve.cards import WhistError
+    hands = [["SA"], ["SK"], ["SQ"], ["SJ"]]
+    with pytest.raises(PositionError, match="unknown ranking 'sideways'"):
+        Solver(1).ns_value_unchecked(hands, "S", "sideways", 0)
+    with pytest.raises(PositionError, match="unknown trump 'X'"):
+        Solver(1).can_take_unchecked(hands, "X", "up", 0, "NS", 1)
+    assert Solver(1).ns_value_unchecked(hands, "NT", "up", 0) == \
+        Solver(1).ns_value_unchecked(hands, None, "up", 0) == 1
+    with pytest.raises(WhistError, match="four hands"):
+        lead_question([["SA"], None, None], 3, trump="S")
+    with pytest.raises(TypeError, match="solver: a Solver, not int"):
+        best_exchange(hands, ["S2"], 0, "S", solver=3)
+    with pytest.raises(TypeError, match="a double-dummy table"):
+        par(None, "N")
