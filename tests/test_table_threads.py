@@ -83,3 +83,18 @@ def test_threads_without_memory_for_their_tables_fall_back_to_fewer(monkeypatch)
     monkeypatch.setattr(Solver, "__init__", no_room)
     assert dd_table(hands, solver=first, threads=2, tt_mb=8) == expected
     assert made == [1]                 # the second thread's table was asked for
+
+
+def test_a_thread_that_cannot_start_leaves_the_table_to_one(monkeypatch):
+    """No memory for another thread's stack (its table fitted): the table
+    on the caller's thread, the same values (it was RuntimeError: can't
+    start new thread)."""
+    import threading
+    from whist_solve.dealing import random_hands
+    hands = random_hands(5, size=7)
+    want = dd_table(hands, threads=1)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert dd_table(hands, threads=2) == want
