@@ -33,7 +33,7 @@ from whist_solve.dds_bridge import DDSWorker, dds_available
 from whist_solve.engine import DEFAULT_TT_MB, Solver
 
 from . import render
-from .options import baseline_option, number_option
+from .options import baseline_option, check_output_target, number_option
 from .runner import EXIT_BAD, ErrConsole, OutConsole, writing_out
 
 
@@ -143,6 +143,20 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
     except BenchError as e:
         error(str(e))
         return EXIT_BAD
+    if (save_baseline is not None or baseline is not None) and want_sim:
+        what = "--save-baseline" if save_baseline is not None else "--baseline"
+        if not reports:
+            # (it wrote or compared nothing, and said nothing: a check that passed)
+            error(f"{what}: a baseline holds deal sets; the simulate set is measured apart")
+            return EXIT_BAD
+        err.print(f"[bold yellow]warning:[/] {what}: the simulate set is not in the baseline")
+    if save_baseline is not None:
+        try:
+            check_output_target(str(save_baseline), [str(r.path) for r in reports if r.path],
+                                what="the baseline", option="--save-baseline")
+        except typer.BadParameter as e:
+            error(f"--save-baseline: {e.message}")
+            return EXIT_BAD
     if compare_dds and not dds_available():
         error("--compare-dds needs endplay (pip install endplay)")
         return EXIT_BAD

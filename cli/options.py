@@ -158,9 +158,11 @@ def output_problem(value: str) -> Optional[str]:
     return None
 
 
-def check_html_target(html: Optional[str], files) -> None:
-    """--html FILE naming one of the input files: refused before any board
-    is solved (the page would replace the PBN)."""
+def check_output_target(html: Optional[str], files, what: str = "the HTML page",
+                      option: str = "--html") -> None:
+    """--html FILE (or another file a run writes at its end: ``what``,
+    ``option``) naming one of the input files or standard output: refused
+    before any board is solved (the page would replace the PBN)."""
     if not html:
         return
     for f in files:
@@ -173,16 +175,16 @@ def check_html_target(html: Optional[str], files) -> None:
         except (OSError, ValueError):
             continue
         if same:
-            raise typer.BadParameter(f"cannot write the HTML page {html}: it is the input "
+            raise typer.BadParameter(f"cannot write {what} {html}: it is the input "
                                      f"file {'(the standard input)' if f == '-' else f}",
-                                     param_hint="--html")
+                                     param_hint=option)
     try:
         to_stdout = os.path.samestat(os.stat(html), os.fstat(1))
     except (OSError, ValueError):
         return
     if to_stdout:
-        raise typer.BadParameter(f"cannot write the HTML page {html}: it is the standard "
-                                 "output, where the results go", param_hint="--html")
+        raise typer.BadParameter(f"cannot write {what} {html}: it is the standard "
+                                 "output, where the results go", param_hint=option)
 
 
 def tt_option(ctx: typer.Context, value: int) -> int:

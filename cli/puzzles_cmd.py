@@ -25,7 +25,7 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 from . import render
 from .html import HtmlPage, write_page
 from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, TT_OPT, check_html_target, html_option)
+                      TRUMP_OPT, TT_OPT, check_output_target, html_option)
 from .runner import EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared
 
 
@@ -78,7 +78,7 @@ def puzzles(
     start = time.monotonic()
     paths = list(paths or [shipped_collections()])
     files, problems = expand_paths(paths)
-    check_html_target(html, files)
+    check_output_target(html, files)
     page = HtmlPage("whist-solve puzzles " + " ".join(paths)) if html else None
     run.page = page
     for p in problems:

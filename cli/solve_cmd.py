@@ -15,7 +15,7 @@ from whist_solve.vocab import SEATS
 from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
-                      SCHEDULER_OPT, TRUMP_OPT, TT_OPT, check_html_target)
+                      SCHEDULER_OPT, TRUMP_OPT, TT_OPT, check_output_target)
 from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
 
 
@@ -45,7 +45,7 @@ def solve(
         raise typer.BadParameter("choose one of --from-lead and --after-trick",
                                  param_hint="--after-trick")
     stop = 0 if from_lead else after_trick
-    check_html_target(html, files)
+    check_output_target(html, files)
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
     analyse = not run.json          # the alternatives along the line, for people

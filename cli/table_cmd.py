@@ -27,7 +27,7 @@ from whist_solve.vocab import SEATS, STRAINS
 from . import render
 from .html import HtmlPage, write_page
 from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
-                      check_html_target, strains_option, table_ranking_option, threads_option)
+                      check_output_target, strains_option, table_ranking_option, threads_option)
 from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads,
                      writing_out)
 
@@ -62,7 +62,7 @@ def table(
                                  param_hint="--csv" if csv_out else "--pbn")
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
-    check_html_target(html, files)
+    check_output_target(html, files)
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)
     n_threads = worker_threads(threads, backend)

@@ -324,8 +324,10 @@ class SetReport:
         }
         if self.dds_times is not None:
             ds = time_stats(self.dds_times)
+            # (ours over the same deals: DDS solves no joker deal)
+            ours = time_stats([r.seconds for t, r in zip(self.tasks, self.results) if t.dds_ok])
             d["dds"] = {"time": ds["total"], "median": ds["median"], "p90": ds["p90"], "max": ds["max"],
-                        "ratio": ratios(st, ds), "checked": len(self.dds_times),
+                        "ratio": ratios(ours, ds), "checked": len(self.dds_times),
                         "mismatches": self.mismatches}
         if self.dds_note:
             d["dds_note"] = self.dds_note
@@ -356,11 +358,21 @@ def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float)
         if base is None:
             out.append({"set": rep.name, "note": "not in the baseline"})
             continue
-        by_label = {d["board"]: d for d in base.get("per_deal", [])}
-        if not all(t.label in by_label for t in rep.tasks):
+        # (a label may come more than once in a file: its k-th deal in the
+        # run is matched with its k-th in the baseline)
+        by_label: dict = {}
+        for d in base.get("per_deal", []):
+            by_label.setdefault(d["board"], []).append(d)
+        seen: dict = {}
+        old = []
+        for t in rep.tasks:
+            k = seen[t.label] = seen.get(t.label, -1) + 1
+            if k >= len(by_label.get(t.label, ())):
+                break
+            old.append(by_label[t.label][k])
+        if len(old) < len(rep.tasks):
             out.append({"set": rep.name, "note": "the baseline has other deals: not compared"})
             continue
-        old = [by_label[t.label] for t in rep.tasks]
         changed = [t.label for t, r, b in zip(rep.tasks, rep.results, old) if r.nodes != b["nodes"]]
         value_changed = [t.label for t, r, b in zip(rep.tasks, rep.results, old)
                          if "values" in b and r.values != b["values"]]
@@ -413,13 +425,25 @@ def resolve_sets(names: Sequence[str]) -> List[Tuple[str, Optional[Path]]]:
                 out.append((part.lower(), named(part.lower())))
             else:
                 p = Path(part)
-                out.append((p.stem if p.suffix.lower() == ".pbn" else part, p))
-    seen = set()
+                name = p.stem if p.suffix.lower() == ".pbn" else part
+                # (a user's random.pbn is not the shipped set: a baseline
+                # of that set was compared with it)
+                out.append((part if name.lower() in SET_NAMES else name, p))
+    # A set named twice runs once; two different files of one name keep
+    # their paths as names (a second deals.pbn, or a user's random.pbn
+    # beside the shipped set, was dropped without a word).
+    taken: dict = {}
     uniq = []
     for n, p in out:
-        if n not in seen:
-            seen.add(n)
-            uniq.append((n, p))
+        key = None if p is None else os.path.realpath(p)
+        if n in taken:
+            if taken[n] == key:
+                continue
+            n = str(p)
+            if n in taken:
+                continue
+        taken[n] = key
+        uniq.append((n, p))
     return uniq
 
 

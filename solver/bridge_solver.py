@@ -159,7 +159,10 @@ class BridgeSolver:
     """One bridge-solver binary: ``solve(task)`` runs it on a deal."""
 
     def __init__(self, path, timeout: float = TIMEOUT):
-        self.path = str(path)
+        # (an absolute path: a name without a slash was checked here, in
+        # the current folder, and then run from the PATH, maybe another
+        # program)
+        self.path = os.path.abspath(str(path))
         self.timeout = timeout
         self.check()
 

@@ -25,11 +25,16 @@ _dds_ready = False
 
 
 def dds_available() -> bool:
+    """Is endplay (DDS) installed?  Asked without importing it: its
+    libraries took some 70 MB in the measuring process, whose peak memory
+    the bench reports (DDS runs in a worker process of its own)."""
+    import importlib.util
     try:
-        import endplay.dds  # noqa: F401
-    except Exception:
+        # (the package only: finding endplay.dds would import endplay,
+        # which loads DDS)
+        return importlib.util.find_spec("endplay") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 def dds_setup() -> str:

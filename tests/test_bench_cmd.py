@@ -456,3 +456,79 @@ def test_bench_baseline_that_cannot_be_written_is_refused_before_the_run(tmp_pat
     said = " ".join(r.stderr.replace("\u2502", " ").split())
     assert "cannot write the baseline" in said and problem in said
     assert "deal(s)" not in r.stderr and r.stdout == ""      # nothing was measured
+
+
+def _two_deals(tmp_path, name, labels=("1", "2"), seed=3):
+    import random
+    from whist_solve.cards import full_deck
+    rng = random.Random(seed)
+    text = ""
+    for label in labels:
+        deck = full_deck()
+        rng.shuffle(deck)
+        text += board(label, "N:" + " ".join(format_hand(deck[k * 5:(k + 1) * 5]) for k in range(4)))
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_the_baseline_is_not_written_over_an_input_or_the_output(tmp_path):
+    """--save-baseline naming the input file replaced the PBN by the
+    baseline; /dev/stdout mixed it with the table."""
+    path = _two_deals(tmp_path, "deals.pbn")
+    before = path.read_text()
+    r = _bench("--set", str(path), "--save-baseline", str(path))
+    assert r.exit_code == 2 and "it is the input file" in r.stderr
+    assert path.read_text() == before
+
+
+def test_repeated_labels_are_compared_deal_by_deal(tmp_path):
+    """Two deals labelled 1 in one file: the second took the first's place
+    in the baseline's index, and the same code and file were said to have
+    changed values (exit 1)."""
+    path = _two_deals(tmp_path, "dup.pbn", labels=("1", "1"))
+    base = tmp_path / "base.json"
+    assert _bench("--set", str(path), "--save-baseline", str(base)).exit_code == 0
+    r = _bench("--set", str(path), "--baseline", str(base), "--json")
+    assert r.exit_code == 0, r.stderr
+    (cmp,) = json.loads(r.stdout)["baseline"]["sets"] if "baseline" in json.loads(r.stdout) else [None]
+    assert "VALUES CHANGED" not in r.stdout + r.stderr
+
+
+def test_two_files_of_one_name_are_both_run(tmp_path):
+    """a/deals.pbn and b/deals.pbn: the second was dropped without a word;
+    a user's random.pbn is not the shipped random set."""
+    a = _two_deals(tmp_path, "a/deals.pbn", seed=1)
+    b = _two_deals(tmp_path, "b/deals.pbn", seed=2)
+    r = _bench("--set", str(a), "--set", str(b), "--json")
+    assert r.exit_code == 0, r.stderr
+    sets = json.loads(r.stdout)["sets"]
+    names = [s["set"] for s in (sets if isinstance(sets, list) else sets.values())]
+    assert len(names) == 2 and len(set(names)) == 2
+    mine = _two_deals(tmp_path, "other/random.pbn", seed=4)
+    assert bench.resolve_sets([str(mine)])[0][0] == str(mine)
+
+
+def test_baseline_options_with_only_the_simulate_set_are_refused(tmp_path):
+    r = _bench("--set", "simulate", "--limit", "2", "--save-baseline", str(tmp_path / "b.json"))
+    assert r.exit_code == 2 and "the simulate set is measured apart" in r.stderr
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_bridge_solver_named_without_a_folder_is_the_one_here(tmp_path, monkeypatch):
+    from whist_solve.bridge_solver import BridgeSolver
+    monkeypatch.chdir(tmp_path)
+    here = tmp_path / "solver"
+    here.write_text("#!/bin/sh\n")
+    here.chmod(0o755)
+    assert BridgeSolver("solver").path == str(here)
+
+
+def test_asking_whether_dds_is_there_does_not_load_it():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", "import sys; from whist_solve.dds_bridge import "
+                        "dds_available; dds_available(); print('endplay.dds' in sys.modules)"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "False", r.stderr
