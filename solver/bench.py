@@ -407,6 +407,13 @@ def baseline_json(reports: List[SetReport], jobs: int, tt_mb: float, repeat: int
     }
 
 
+def _same_file(a: Path, b: Optional[Path]) -> bool:
+    try:
+        return b is not None and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def resolve_sets(names: Sequence[str]) -> List[Tuple[str, Optional[Path]]]:
     """``all``, set names and PBN paths -> [(name, path)]; the path of a
     generated set (``exchange``) is None."""
@@ -428,7 +435,9 @@ def resolve_sets(names: Sequence[str]) -> List[Tuple[str, Optional[Path]]]:
                 name = p.stem if p.suffix.lower() == ".pbn" else part
                 # (a user's random.pbn is not the shipped set: a baseline
                 # of that set was compared with it)
-                out.append((part if name.lower() in SET_NAMES else name, p))
+                if name.lower() in SET_NAMES and not _same_file(p, named(name.lower())):
+                    name = part
+                out.append((name, p))
     # A set named twice runs once; two different files of one name keep
     # their paths as names (a second deals.pbn, or a user's random.pbn
     # beside the shipped set, was dropped without a word).

@@ -552,6 +552,23 @@ def test_a_worker_of_another_version_says_so():
 
 
 @needs_dask
+def _run_until_warned(address, caplog, words):
+    """Tables of three deals on the cluster at ``address``, run in a thread
+    until this module's logger says ``words`` (within 30 s, the run still
+    waiting): (the thread, the list its results go to)."""
+    got: list = []
+    it = run_map(_table, _deals(3), backend_for(scheduler=address))
+    runner = threading.Thread(target=lambda: got.extend(it))
+    with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
+        runner.start()
+        deadline = time.monotonic() + 30
+        while words not in caplog.text:
+            assert time.monotonic() < deadline, "no warning in 30 s"
+            assert runner.is_alive()
+            time.sleep(0.1)
+    return runner, got
+
+
 def test_a_cluster_without_workers_is_said_and_waited_for(monkeypatch, caplog):
     """No worker: the run says so (a warning) and waits; a worker that
     joins then does the work."""
@@ -562,16 +579,7 @@ def test_a_cluster_without_workers_is_said_and_waited_for(monkeypatch, caplog):
     monkeypatch.setattr(batch, "NO_WORKERS_WARN", 0.5)
     with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0") as lc:
-        got = []
-        it = run_map(_table, _deals(3), backend_for(scheduler=lc.scheduler_address))
-        runner = threading.Thread(target=lambda: got.extend(it))
-        with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
-            runner.start()
-            deadline = time.monotonic() + 30
-            while "has had no worker" not in caplog.text:
-                assert time.monotonic() < deadline, "no warning in 30 s"
-                assert runner.is_alive()
-                time.sleep(0.1)
+        runner, got = _run_until_warned(lc.scheduler_address, caplog, "has had no worker")
         lc.scale(1)
         runner.join(60)
         assert not runner.is_alive()
@@ -672,16 +680,7 @@ def test_a_worker_short_of_memory_and_a_paused_cluster_are_said(monkeypatch, cap
         caplog.clear()
 
         client.run(_pause)
-        got = []
-        it = run_map(_table, _deals(3), backend_for(scheduler=lc.scheduler_address))
-        runner = threading.Thread(target=lambda: got.extend(it))
-        with caplog.at_level(logging.WARNING, logger="whist_solve.batch"):
-            runner.start()
-            deadline = time.monotonic() + 30
-            while "has been paused" not in caplog.text:
-                assert time.monotonic() < deadline, "no warning in 30 s"
-                assert runner.is_alive()
-                time.sleep(0.1)
+        runner, got = _run_until_warned(lc.scheduler_address, caplog, "has been paused")
         assert "every worker of the Dask cluster at" in caplog.text
         assert "Dask pauses a worker whose memory passes a share of its limit" in caplog.text
         assert "may not fit" not in caplog.text            # 44 MB tables fit
