@@ -408,8 +408,11 @@ def baseline_json(reports: List[SetReport], jobs: int, tt_mb: float, repeat: int
 
 
 def _same_file(a: Path, b: Optional[Path]) -> bool:
+    """Is ``a`` the set file ``b``, or a copy of it (a checkout's set beside
+    the installed package's)?"""
+    import filecmp
     try:
-        return b is not None and os.path.samefile(a, b)
+        return b is not None and (os.path.samefile(a, b) or filecmp.cmp(a, b, shallow=False))
     except OSError:
         return False
 

@@ -532,3 +532,15 @@ def test_asking_whether_dds_is_there_does_not_load_it():
                         "dds_available; dds_available(); print('endplay.dds' in sys.modules)"],
                        capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "False", r.stderr
+
+
+def test_a_copy_of_a_shipped_set_keeps_its_name(tmp_path, monkeypatch):
+    """The checkout's benchmarks/data/endings.pbn, run by an installed
+    package whose sets live elsewhere, is still the endings set (its
+    baseline was 'not in the baseline' from a fresh clone)."""
+    import shutil
+    installed = tmp_path / "installed"
+    installed.mkdir()
+    shutil.copy(os.path.join(DATA, "endings.pbn"), installed)
+    monkeypatch.setenv("WHIST_SOLVE_BENCH_DATA", str(installed))
+    assert bench.resolve_sets([os.path.join(DATA, "endings.pbn")])[0][0] == "endings"
