@@ -25,6 +25,7 @@ __all__ = [
 
 RANKS = "23456789TJQKA"
 JOKERS = ("JH", "JL")
+_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 # Order of ranks within a suit, low to high, for each ranking.  The ace
 # stays high downtown.
@@ -346,7 +347,11 @@ class Position:
             raise PositionError(f"illegal play {card}: {SEATS[seat]} is on turn and {where}")
         if card not in legal_cards(self.hands[seat], self.trick, self.trump):
             suit = led_suit(self.trick, self.trump)
-            raise PositionError(f"illegal play {card} by {SEATS[seat]}: must follow {suit}")
+            why = ""
+            if self.trick and self.trick[0] in JOKERS and self.trump is not None:
+                why = (f" (a joker led is a trump lead: with {suit} trumps the jokers are "
+                       f"{_SUIT_WORDS[suit]})")
+            raise PositionError(f"illegal play {card} by {SEATS[seat]}: must follow {suit}{why}")
         hands = list(self.hands)
         hands[seat] = hands[seat] - {card}
         trick = self.trick + (card,)

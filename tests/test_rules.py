@@ -283,3 +283,14 @@ def test_random_playout_agrees_with_reference(spot: Spot, rnd):
         pos = pos.play(c)
     assert pos.ns_tricks == ref.ref_replay(*spot.args(), played)
     assert pos.ns_tricks + pos.ew_tricks == spot.tricks_left
+
+
+def test_a_joker_lead_s_suit_is_said_when_a_card_does_not_follow_it():
+    """With clubs trumps a joker led is a club lead: 'must follow C' alone
+    left a player wondering why a club was asked for."""
+    import pytest
+    from whist_solve.cards import Position, PositionError
+    p = Position.make([["JH", "SA"], ["SK", "C2"], ["S2", "S3"], ["S4", "S5"]], "C", "up", 0)
+    with pytest.raises(PositionError, match=r"must follow C \(a joker led is a trump lead: "
+                                            r"with C trumps the jokers are clubs\)"):
+        p.play("JH").play("SK")
