@@ -222,7 +222,9 @@ def parse_hand(text: str) -> list[str]:
         for r in g:
             c = names.get(r)
             if c is None:
-                raise CardError(f"unknown rank {r!r} in hand {text!r}")
+                hint = (" (jokers go in a fifth group: AK.2..T2.HL)"
+                        if r in "HL" and len(groups) == 4 else "")
+                raise CardError(f"unknown rank {r!r} in hand {text!r}{hint}")
             cards.append(c)
     if len(groups) == 5:
         for r in groups[4].upper():

@@ -294,3 +294,12 @@ def test_a_joker_lead_s_suit_is_said_when_a_card_does_not_follow_it():
     with pytest.raises(PositionError, match=r"must follow C \(a joker led is a trump lead: "
                                             r"with C trumps the jokers are clubs\)"):
         p.play("JH").play("SK")
+
+
+def test_jokers_in_a_suit_group_point_to_the_fifth_group():
+    import pytest
+    from whist_solve.cards import CardError, parse_hand
+    with pytest.raises(CardError, match=r"unknown rank 'H' in hand 'AK.2..H' \(jokers go in a "
+                                        r"fifth group"):
+        parse_hand("AK.2..H")
+    assert parse_hand("AK.2...HL")[-2:] == ["JH", "JL"]
