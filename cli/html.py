@@ -207,13 +207,17 @@ def _facts(obj: Mapping, pos: Optional[Position], at: Optional[Position] = None)
     return f'<p class="facts">{"; ".join(bits)}.</p>'
 
 
-def _board_heading(obj: Mapping, extra: str = "") -> str:
-    # (<bdi>: a right-to-left override in a label stays inside it)
+def _label_and_title(obj: Mapping) -> str:
+    """The board's label and title, each in <bdi> (a right-to-left override
+    in a label stays inside it)."""
     label = f'<bdi>{escape(str(obj.get("board", "")))}</bdi>'
-    title = f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else ""
+    return label + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "")
+
+
+def _board_heading(obj: Mapping, extra: str = "") -> str:
     where = (f' <span class="note"><bdi>{escape(obj["file"])}</bdi></span>' if obj.get("file")
              else "")
-    return f"<h2>Board {label}{title}{extra}{where}</h2>"
+    return f"<h2>Board {_label_and_title(obj)}{extra}{where}</h2>"
 
 
 # --------------------------------------------------------------------------
@@ -282,34 +286,45 @@ class HtmlPage:
     def add_puzzle(self, obj: Mapping, pos: Position) -> None:
         """A problem (the diagram and the goal) for the first part of the
         booklet, and its solution (verdict, key plays, values, the line)
-        for the second."""
+        for the second.  A puzzle whose Play section records every trick:
+        the tricks taken, and whether the goal asked for any more."""
         goal = obj["goal"]
         side = SIDE_NAMES[goal["side"]]
         left = obj["tricks_left"]
         n = len(self.solutions) + 1
         note = f" ({goal['note']})" if goal.get("note") else ""
-        if pos.is_over():
-            self._add_puzzle_over(obj, pos, n, side, note)
-            return
-        ask = (f"{side} to take {goal['tricks']} of the {left} "
-               f"trick{'s' if left != 1 else ''} left{note}; {SEAT_NAMES[SEATS[pos.turn]]} to play.")
+        over = pos.is_over()
+        if over:
+            shown = (f"<p><b>The play is over:</b> N-S took {pos.ns_tricks}, "
+                     f"E-W {pos.ew_tricks}.</p>")
+            ask = (f"{side} to take {goal['tricks']} more "
+                   f"trick{'s' if goal['tricks'] != 1 else ''}{note}.")
+        else:
+            shown = diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn)
+            ask = (f"{side} to take {goal['tricks']} of the {left} "
+                   f"trick{'s' if left != 1 else ''} left{note}; "
+                   f"{SEAT_NAMES[SEATS[pos.turn]]} to play.")
         problem = ['<section class="board problem">',
                    _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
-                   _facts(obj, None, pos), diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn),
-                   f"<p><b>{escape(ask)}</b></p>"]
+                   _facts(obj, None, pos), shown, f"<p><b>{escape(ask)}</b></p>"]
         if obj.get("comment"):
             problem.append(f'<p class="comment">{escape(obj["comment"])}</p>')
         problem.append("</section>")
         self.sections.append("".join(problem))
 
         ok = obj["solved"]
-        verdict = (f'<span class="verdict yes">Solved:</span> {side} take {obj["tricks"]} '
-                   f'(goal {goal["tricks"]}).' if ok else
-                   f'<span class="verdict no">The goal fails:</span> {side} take only '
-                   f'{obj["tricks"]} (goal {goal["tricks"]}).')
+        if over:
+            verdict = (f'<span class="verdict yes">Solved:</span> {side} needed no more tricks.'
+                       if ok else
+                       f'<span class="verdict no">The goal fails:</span> no trick is left, and '
+                       f'{side} needed {goal["tricks"]} more.')
+        else:
+            verdict = (f'<span class="verdict yes">Solved:</span> {side} take {obj["tricks"]} '
+                       f'(goal {goal["tricks"]}).' if ok else
+                       f'<span class="verdict no">The goal fails:</span> {side} take only '
+                       f'{obj["tricks"]} (goal {goal["tricks"]}).')
         sol = ['<section class="board solution">',
-               f"<h2>Solution {n}: board <bdi>{escape(str(obj.get('board', '')))}</bdi>"
-               + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "") + "</h2>",
+               f"<h2>Solution {n}: board {_label_and_title(obj)}</h2>",
                f"<p>{verdict}</p>"]
         if obj.get("key"):
             sol.append(f'<h3>The key plays</h3><p class="note">The cards that keep the verdict; '
@@ -322,35 +337,12 @@ class HtmlPage:
                            + (f"; not {bad}" if bad else "")
                            + "</li>")
             sol.append("</ul>")
-        sol += values_and_line(pos, obj, side,
-                               f"Each card of {SEAT_NAMES[SEATS[pos.turn]]}: tricks of {side}",
-                               values=bool(obj.get("cards")))
+        if not over:
+            sol += values_and_line(pos, obj, side,
+                                   f"Each card of {SEAT_NAMES[SEATS[pos.turn]]}: tricks of {side}",
+                                   values=bool(obj.get("cards")))
         sol.append("</section>")
         self.solutions.append("".join(sol))
-
-    def _add_puzzle_over(self, obj: Mapping, pos: Position, n: int, side: str, note: str) -> None:
-        """A puzzle whose Play section records every trick: the tricks
-        taken, and whether the goal asked for any more."""
-        goal = obj["goal"]
-        over = (f"<p><b>The play is over:</b> N-S took {pos.ns_tricks}, "
-                f"E-W {pos.ew_tricks}.</p>")
-        ask = f"{side} to take {goal['tricks']} more trick{'s' if goal['tricks'] != 1 else ''}{note}."
-        problem = ['<section class="board problem">',
-                   _board_heading(obj, extra=f" <span class=\"note\">(problem {n})</span>"),
-                   _facts(obj, None, pos), over, f"<p><b>{escape(ask)}</b></p>"]
-        if obj.get("comment"):
-            problem.append(f'<p class="comment">{escape(obj["comment"])}</p>')
-        problem.append("</section>")
-        self.sections.append("".join(problem))
-        verdict = (f'<span class="verdict yes">Solved:</span> {side} needed no more tricks.'
-                   if obj["solved"] else
-                   f'<span class="verdict no">The goal fails:</span> no trick is left, and '
-                   f'{side} needed {goal["tricks"]} more.')
-        self.solutions.append(
-            '<section class="board solution">'
-            f"<h2>Solution {n}: board <bdi>{escape(str(obj.get('board', '')))}</bdi>"
-            + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "") + "</h2>"
-            f"<p>{verdict}</p></section>")
 
     # ---- errors ---------------------------------------------------------
 

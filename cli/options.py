@@ -158,32 +158,33 @@ def output_problem(value: str) -> Optional[str]:
     return None
 
 
-def check_output_target(html: Optional[str], files, what: str = "the HTML page",
-                      option: str = "--html") -> None:
-    """--html FILE (or another file a run writes at its end: ``what``,
-    ``option``) naming one of the input files or standard output: refused
-    before any board is solved (the page would replace the PBN)."""
-    if not html:
+def check_output_target(path: Optional[str], files, what: str = "the HTML page",
+                        option: str = "--html") -> None:
+    """``path``, the file --html (or another option a run writes at its
+    end: ``what``, ``option``) names, being one of the input files or
+    standard output: refused before any board is solved (the page would
+    replace the PBN)."""
+    if not path:
         return
     for f in files:
         try:
             if f == "-":
                 # the standard input read from a file (< x.pbn)
-                same = os.path.samestat(os.stat(html), os.fstat(0))
+                same = os.path.samestat(os.stat(path), os.fstat(0))
             else:
-                same = os.path.samefile(html, f)
+                same = os.path.samefile(path, f)
         except (OSError, ValueError):
             continue
         if same:
-            raise typer.BadParameter(f"cannot write {what} {html}: it is the input "
+            raise typer.BadParameter(f"cannot write {what} {path}: it is the input "
                                      f"file {'(the standard input)' if f == '-' else f}",
                                      param_hint=option)
     try:
-        to_stdout = os.path.samestat(os.stat(html), os.fstat(1))
+        to_stdout = os.path.samestat(os.stat(path), os.fstat(1))
     except (OSError, ValueError):
         return
     if to_stdout:
-        raise typer.BadParameter(f"cannot write {what} {html}: it is the standard "
+        raise typer.BadParameter(f"cannot write {what} {path}: it is the standard "
                                  "output, where the results go", param_hint=option)
 
 

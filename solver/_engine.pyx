@@ -994,7 +994,7 @@ cdef class Core:
         For callers that put many positions differing in one hand (the
         keeps of an exchange) without giving all the cards each time."""
         cdef Ctx* c = self.c
-        cdef int s
+        cdef int s, n
         if not 0 <= seat <= 3 or not 0 <= leader <= 3 or len(masks) != 5:
             raise ValueError(f"bad hand: seat {seat}, leader {leader}, {len(masks)} suit masks")
         for s in range(5):
@@ -1002,11 +1002,11 @@ cdef class Core:
                 raise ValueError(f"bad hand: suit mask {masks[s]!r}")
         for s in range(5):
             c.hand[seat][s] = masks[s]
-        if _held(c, seat) > MAX_HAND:
+        n = _held(c, seat)
+        if n > MAX_HAND:
             for s in range(5):
                 c.hand[seat][s] = 0
-            raise ValueError(f"{sum(bin(m).count('1') for m in masks)} cards in one hand "
-                             f"(at most {MAX_HAND})")
+            raise ValueError(f"{n} cards in one hand (at most {MAX_HAND})")
         start_trick(c, leader)
 
     cdef void _arm(self):

@@ -123,7 +123,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
 from .errors import WhistError
-from .engine import DEFAULT_TT_MB
+from .engine import DEFAULT_TT_MB, mb_text
 
 __all__ = ["Backend", "BatchError", "SolverUnavailable", "Terminated", "backend_for",
            "run_map", "chunked", "default_jobs", "worker_solver", "terminate_on_signals",
@@ -310,15 +310,10 @@ def free_run_tables(run: str) -> int:
     return len(mine)
 
 
-def _mb(x: float) -> str:
-    """A number of MB as said to people: 100,000,000 rather than 1e+08."""
-    return f"{x:,.0f}" if x == int(x) else f"{x:g}"
-
-
 def _solver_failure(tt_mb: float, exc: BaseException) -> SolverUnavailable:
     what = "not enough memory" if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}"
     return SolverUnavailable(
-        f"cannot make a solver with a {_mb(tt_mb)} MB transposition table ({what}); "
+        f"cannot make a solver with a {mb_text(tt_mb)} MB transposition table ({what}); "
         f"try a smaller --tt-mb")
 
 
@@ -1065,8 +1060,8 @@ def _paused_why(workers: dict) -> str:
 
 def _ask(client, handler: str, timeout: float):
     """The answer of the scheduler's ``handler`` (``ncores``: the threads
-    of each worker; ``ncores_running``: of each worker taking tasks),
-    waiting at most ``timeout`` seconds (TimeoutError)."""
+    of each worker; ``ncores_running``: of each worker taking tasks;
+    ``identity``), waiting at most ``timeout`` seconds (TimeoutError)."""
     with _signals_held():
         return client.sync(getattr(client.scheduler, handler), callback_timeout=timeout)
 
@@ -1075,9 +1070,7 @@ def _workers(client, timeout: float) -> dict:
     """The scheduler's view of its workers: address -> Dask's identity of
     the worker (``nthreads``, ``status``, ``memory_limit``, ``metrics``),
     waiting at most ``timeout`` seconds for the answer (TimeoutError)."""
-    with _signals_held():
-        info = client.sync(client.scheduler.identity, callback_timeout=timeout)
-    return dict(info.get("workers") or {})
+    return dict(_ask(client, "identity", timeout).get("workers") or {})
 
 
 def _memory_share() -> Tuple[Optional[float], str]:
@@ -1129,7 +1122,7 @@ def _warn_tables_over_limits(workers: dict, tt_mb: float) -> None:
     which = (f"the Dask worker at {address}" if len(workers) == 1
              else f"{len(over)} of the {len(workers)} Dask workers (the tightest: {address})")
     logging.getLogger(__name__).warning(
-        f"warning: tables of {_mb(tt_mb)} MB per thread may not fit the memory limit of {which}: "
+        f"warning: tables of {mb_text(tt_mb)} MB per thread may not fit the memory limit of {which}: "
         f"about {fits:.0f} MB per thread fit ({threads} thread{'s' if threads != 1 else ''}, "
         f"limit {limit:.0f} MB, {what} at {share:.0%}); "
         f"{'a paused worker takes no task' if what == 'paused' else 'its tasks would be lost'}: "

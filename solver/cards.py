@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
 from .errors import CardError, PositionError, WhistError
-from .vocab import RANKINGS, SEATS, STRAINS, SUIT_SYMBOLS, SUITS, seat_index, side_of
+from .vocab import (RANKINGS, SEATS, STRAIN_NAMES, STRAINS, SUIT_SYMBOLS, SUITS, seat_index,
+                    side_of)
 
 # The errors and the seat, suit and strain words are defined in errors.py and
 # vocab.py and can be imported from here too, with the rules that use them.
@@ -25,7 +26,6 @@ __all__ = [
 
 RANKS = "23456789TJQKA"
 JOKERS = ("JH", "JL")
-_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 # Order of ranks within a suit, low to high, for each ranking.  The ace
 # stays high downtown.
@@ -352,7 +352,7 @@ class Position:
             why = ""
             if self.trick and self.trick[0] in JOKERS and self.trump is not None:
                 why = (f" (a joker led is a trump lead: with {suit} trumps the jokers are "
-                       f"{_SUIT_WORDS[suit]})")
+                       f"{STRAIN_NAMES[suit]})")
             raise PositionError(f"illegal play {card} by {SEATS[seat]}: must follow {suit}{why}")
         hands = list(self.hands)
         hands[seat] = hands[seat] - {card}

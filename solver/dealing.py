@@ -6,8 +6,8 @@ Every function takes a ``random.Random`` or a seed, so the same seed gives
 the same deal on every machine and Python version: the cards are shuffled
 by :func:`shuffle` (the draws of ``random.shuffle``, written out here, as
 ``random.shuffle``'s own algorithm is not promised to stay the same; only
-``getrandbits`` of a seeded ``Random`` is).  ``game`` is ``"classic"`` (52 cards, 13 each, the dealer's last
-card turned up for trump), ``"rotating"`` or ``"rotating-nt"`` (classic
+``getrandbits`` of a seeded ``Random`` is).  ``game`` is ``"classic"`` (52
+cards, 13 each, the dealer's last card turned up for trump), ``"rotating"`` or ``"rotating-nt"`` (classic
 whist's rotating-trump variant: the trump goes S, H, D, C from the first
 deal on, then with ``-nt`` a no-trump deal, and round again) or ``"bid"``
 (54 cards with the jokers, 12 each and a 6-card kitty).

@@ -87,6 +87,11 @@ def available_memory_mb() -> Optional[float]:
     return avail
 
 
+def mb_text(x: float) -> str:
+    """A number of MB as said to people: 100,000,000 rather than 1e+08."""
+    return f"{x:,.0f}" if x == int(x) else f"{x:g}"
+
+
 def check_tt_size(tt_mb: float) -> None:
     """Raise :class:`TableMemoryError` when a table of ``tt_mb`` MB is more
     than the memory available."""
@@ -95,7 +100,7 @@ def check_tt_size(tt_mb: float) -> None:
     avail = available_memory_mb()
     if avail is not None and tt_mb > avail:
         raise TableMemoryError(
-            f"a transposition table of {tt_mb:,.0f} MB is more than the memory available "
+            f"a transposition table of {mb_text(tt_mb)} MB is more than the memory available "
             f"({avail:,.0f} MB): choose a smaller --tt-mb")
 
 
@@ -502,9 +507,8 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
     # (fewer threads when the memory for another table is not there: one
     # thread needs only the first solver's)
     solvers = grow_solvers([solver], threads, tt_mb)
-    if len(solvers) == 1:
-        done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
-    else:
+    done = None
+    if len(solvers) > 1:
         # The caller's solver is held for the whole table: the other
         # threads search in its table too, up to their own last row (held
         # only by the thread that searched in it, it was free while a
@@ -515,15 +519,14 @@ def dd_table(hands: Sequence[Iterable[str]], strains: Sequence[str] = STRAINS,
             try:
                 done = _threaded_table(hands, rows, solvers, leaders=leaders)
             except RuntimeError as e:
+                # no memory for another thread's stack (its table fitted):
+                # the table on this thread alone, as with one solver (the
+                # searches the threads began have stopped; what they stored
+                # is true)
                 if "can't start new thread" not in str(e):
                     raise
-                done = None
-        if done is None:
-            # no memory for another thread's stack (its table fitted): the
-            # table on this thread alone, as with one solver (the searches
-            # the threads began have stopped; what they stored is true)
-            done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]])
-                    for row in rows}
+    if done is None:
+        done = {row: _table_row(solver, hands, *row, leaders=leaders[row[0]]) for row in rows}
     table: dict = {strain: {} for strain in strains}
     tricks = len(hands[0])
     for ranking in rankings:
