@@ -496,6 +496,7 @@ class SolveView:
     analysed_to: Optional[int] = None     # first trick whose choices were not all analysed (None: all were)
     contract: Optional[str] = None
     declarer: Optional[str] = None
+    set_aside: Optional[str] = None       # why the file's contract is not shown (an option overrode it)
     kitty: Optional[Sequence[str]] = None
     played_before: int = 0         # cards played in the [Play] section
     nodes: Optional[int] = None
@@ -554,6 +555,9 @@ def _header(st: Style, v: SolveView) -> Text:
         t.append(f"contract {v.contract if st.symbols else v.contract.replace(chr(0x2193), ' down')}")
         if v.declarer:
             t.append(f" by {v.declarer}")
+    elif v.set_aside:
+        t.append(" \u00b7 " if st.symbols else " | ")
+        t.append(v.set_aside, style="dim")
     elif v.declarer:
         t.append(" \u00b7 " if st.symbols else " | ")
         t.append(f"bidder {v.declarer}")

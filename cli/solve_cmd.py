@@ -4,12 +4,13 @@ legal card and one optimal line to the end, with the alternatives at every
 real choice along it (output for people)."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import typer
 
 from whist_solve.cards import Position, sort_cards
 from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
+from whist_solve.errors import WhistError
 from whist_solve.vocab import SEATS
 
 from . import render
@@ -70,7 +71,7 @@ def solve(
                 result = repeats.answer(pos, item, result)
                 if isinstance(result, Exception):
                     raise result
-                _solve_board(run, where, board, leader, pos, *result, page=page)
+                _solve_board(run, where, board, (trump, ranking, leader), pos, *result, page=page)
     if page is not None:
         write_page(run, page, html)
     run.finish()
@@ -110,8 +111,11 @@ def _over_board(run: Run, board, leader, pos: Position,
         run.emit(render.play_over(run.style, board, pos))
 
 
-def _solve_board(run: Run, where: str, board, leader, pos: Position, result, analysis,
+def _solve_board(run: Run, where: str, board, options, pos: Position, result, analysis,
                  page: "HtmlPage | None" = None) -> None:
+    """One board's answer; ``options``: the --trump, --ranking and --leader
+    given (None where not)."""
+    trump, ranking, leader = options
     first_leader = board.leader(leader)
     line = list(result.line or [])
     cards = {c: int(n) for c, n in result.cards.items()}
@@ -150,13 +154,13 @@ def _solve_board(run: Run, where: str, board, leader, pos: Position, result, ana
             return
 
     rows, decisions, analysed_to = analysis
-    shown = _contract_shown(board, pos)
+    shown, set_aside = _contract_shown(board, pos, *options)
     view = render.SolveView(
         title=render.board_title(board),
         pos=pos, trump=pos.trump, ranking=pos.ranking, first_leader=first_leader,
         tricks=int(result.tricks), cards=cards, trick_rows=rows, decisions=decisions,
         analysed_to=analysed_to,
-        contract=shown, declarer=_declarer_shown(board, shown),
+        contract=shown, declarer=_declarer_shown(board, shown), set_aside=set_aside,
         kitty=board.kitty or None, played_before=played_count(board, pos),
         nodes=result.nodes, jokers=has_jokers(pos),
     )
@@ -171,13 +175,35 @@ def _declarer_shown(board, shown: Optional[str]) -> Optional[str]:
     return None if seat is None else SEATS[seat]
 
 
-def _contract_shown(board, pos: Position) -> Optional[str]:
+def _contract_shown(board, pos: Position, trump: Optional[str], ranking: Optional[str],
+                    leader: Optional[str]) -> Tuple[Optional[str], Optional[str]]:
     """The Contract tag for the header, as whist-solve names contracts
-    ('4 H down' is 4H↓), unless the position is solved in another strain
-    or ranking than the contract's (--trump, --ranking)."""
+    ('4 H down' is 4H↓), and None; or, when the position is solved in
+    another strain or ranking than the contract's, or with another first
+    leader than the contract's, None and what sets the contract aside
+    ('contract 2H by N set aside (--leader W)')."""
     c = board.contract()
     if c is None:
+        return None, None
+    if c.passed:
+        return c.name(), None
+    why = []
+    if c.trump != pos.trump:
+        why.append(f"--trump {trump}" if trump is not None else "the Trump tag")
+    if c.ranking != pos.ranking:
+        why.append(f"--ranking {ranking}" if ranking is not None else "the Ranking tag")
+    if leader is not None and board.leader(leader) != _own_leader(board):
+        why.append(f"--leader {leader.upper()}")
+    if not why:
+        return c.name(), None
+    seat = board.declaring_seat()
+    by = "" if seat is None else f" by {SEATS[seat]}"
+    return None, f"contract {c.name()}{by} set aside ({', '.join(why)})"
+
+
+def _own_leader(board) -> Optional[int]:
+    """The first leader the file gives, without --leader (None: it gives none)."""
+    try:
+        return board.leader()
+    except WhistError:
         return None
-    if not c.passed and (c.trump != pos.trump or c.ranking != pos.ranking):
-        return None
-    return c.name()

@@ -662,3 +662,31 @@ def test_a_run_loads_only_the_command_it_runs(monkeypatch):
         == "LOADED table_cmd"
     monkeypatch.setenv("_WHIST_SOLVE_COMPLETE", "complete_bash")
     assert commands_for(["table"]) is None
+
+
+def test_solve_header_says_when_an_option_sets_the_contract_aside(tmp_path):
+    """The header names the file's contract only when the position is
+    solved as that contract: another strain, ranking or first leader given
+    on the command line (or a Trump tag that is not the contract's strain)
+    is said, not passed over in silence."""
+    p = tmp_path / "c.pbn"
+    p.write_text(board(1, TWO, '[Contract "1NT"]', '[Declarer "W"]'))
+    q = tmp_path / "t.pbn"
+    q.write_text(board(1, TWO, '[Contract "1NT"]', '[Declarer "W"]', '[Trump "S"]'))
+    cases = [
+        ([str(p)], "contract 1NT by W", "set aside"),
+        ([str(p), "--leader", "N"], "contract 1NT by W", None),     # N is W's left: the same
+        ([str(p), "--leader", "e"], "contract 1NT by W set aside (--leader E)", None),
+        ([str(p), "--trump", "S"], "contract 1NT by W set aside (--trump S)", None),
+        ([str(p), "--trump", "nt"], "contract 1NT by W", "set aside"),
+        ([str(p), "--ranking", "down", "--leader", "S"],
+         "contract 1NT by W set aside (--ranking down, --leader S)", None),
+        ([str(q)], "contract 1NT by W set aside (the Trump tag)", None),
+    ]
+    for args, said, unsaid in cases:
+        r = run(["solve", *args], env={"COLUMNS": "200"})
+        assert r.exit_code == 0, r.stderr
+        head = r.stdout.splitlines()[1]
+        assert said in head, (args, head)
+        if unsaid:
+            assert unsaid not in head, (args, head)
