@@ -219,7 +219,7 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
 
     comparison = None
     if base_doc is not None:
-        comparison = compare_baseline(reports, base_doc, threshold)
+        comparison = compare_baseline(reports, base_doc, threshold, jobs, repeat)
         if any(c.get("regression") or c.get("values_changed") for c in comparison):
             status = 1
     sim_results = None

@@ -1240,12 +1240,14 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
             if "note" in e:
                 c.add_row(e["set"], "", "", e["note"], "", "", "", "")
                 continue
-            search = ("[yellow]changed ({} deal(s))[/]".format(len(e["nodes_changed"]))
-                      if e["nodes_changed"] else "same")
+            search = ("same" if not e["nodes_changed"]
+                      else "[yellow]changed ({} deal(s))[/]".format(len(e["nodes_changed"]))
+                      if e.get("nodes_comparable", True) else "other settings")
             if e["values_changed"]:
                 search += f" [bold red]values differ: {', '.join(e['values_changed'][:5])}[/]"
             r = e["time_ratio"]
             verdict = ("[bold red]REGRESSION[/]" if e["regression"]
+                       else "[yellow]other settings[/]" if e.get("settings_changed")
                        else "[green]faster[/]" if r is not None and r < 1 - threshold / 100 else "ok")
             c.add_row(e["set"], fmt_count(e["nodes_before"]), fmt_count(e["nodes_now"]), search,
                       fmt_time(e["time_before"]), fmt_time(e["time_now"]),
@@ -1272,7 +1274,13 @@ def bench_alerts(reports, comparison: Optional[List[dict]], threshold: float) ->
                 parts.append(f"[bold red]REGRESSION[/] {e['set']}: {fmt_time(e['time_before'])} -> "
                           f"{fmt_time(e['time_now'])} ({(e['time_ratio'] - 1) * 100:+.1f}%, "
                           f"threshold {threshold:g}%)")
-            if e.get("nodes_changed"):
+            if e.get("settings_changed"):
+                parts.append(f"[bold yellow]warning:[/] {e['set']}: the baseline was taken with "
+                             f"{', '.join(e['settings_changed'])}: "
+                             + ("node counts and times" if not e.get("nodes_comparable", True)
+                                else "times")
+                             + " are not comparable (no regression is called)")
+            if e.get("nodes_changed") and e.get("nodes_comparable", True):
                 parts.append(f"note: {e['set']}: node counts changed on {len(e['nodes_changed'])} deal(s) "
                           f"({e['nodes_before']} -> {e['nodes_now']}): the search changed")
             if e.get("values_changed"):

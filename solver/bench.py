@@ -346,11 +346,40 @@ def ratios(ours: dict, dds: dict) -> dict:
     return {k: (ours[k] / dds[k] if dds[k] else None) for k in ("total", "median", "p90", "max")}
 
 
-def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float) -> List[dict]:
+def settings_changed(rep: SetReport, base: dict, baseline: dict, jobs: Optional[int] = None,
+                     repeat: Optional[int] = None) -> Tuple[List[str], List[str]]:
+    """How the run of ``rep`` was set up differently from its baseline
+    ``base`` (a set of ``baseline``): the differences that change node
+    counts (the table size, symmetry) and those that change only times
+    (jobs, repeats), as "--tt-mb 16 (now 44)".  A setting the baseline does
+    not record is taken as the same."""
+    nodes: List[str] = []
+    times: List[str] = []
+    was = base.get("tt_mb")
+    if was is not None and float(was) != float(rep.tt_mb):
+        nodes.append(f"--tt-mb {was:g} (now {rep.tt_mb:g})")
+    was = base.get("symmetry")
+    if was is not None and bool(was) != rep.symmetry:
+        def sym(on):
+            return "--symmetry" if on else "--no-symmetry"
+        nodes.append(f"{sym(was)} (now {sym(rep.symmetry)})")
+    for name, now in (("jobs", jobs), ("repeat", repeat)):
+        was = baseline.get(name)
+        if now is not None and was is not None and was != now:
+            times.append(f"--{name} {was} (now {now})")
+    return nodes, times
+
+
+def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float,
+                     jobs: Optional[int] = None, repeat: Optional[int] = None) -> List[dict]:
     """One entry per set present in both: node and time changes, and
     whether the time is a regression (slower by more than ``threshold`` %).
     Deals are matched by board label, so a run with ``--limit`` compares
-    with the same deals of a full baseline."""
+    with the same deals of a full baseline.  A baseline taken with other
+    settings (``jobs``, ``repeat`` and each set's table size and symmetry:
+    :func:`settings_changed`) is still compared, and the entry's
+    ``settings_changed`` says how; its node changes are then the settings',
+    and a slower time is no regression."""
     out = []
     sets = baseline.get("sets", {})
     for rep in reports:
@@ -358,6 +387,7 @@ def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float)
         if base is None:
             out.append({"set": rep.name, "note": "not in the baseline"})
             continue
+        node_settings, time_settings = settings_changed(rep, base, baseline, jobs, repeat)
         # (a label may come more than once in a file: its k-th deal in the
         # run is matched with its k-th in the baseline)
         by_label: dict = {}
@@ -390,7 +420,10 @@ def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float)
             "time_ratio": ratio,
             "median_before": statistics.median(b["time"] for b in old),
             "median_now": statistics.median(rep.times),
-            "regression": ratio is not None and ratio > 1 + threshold / 100,
+            "settings_changed": node_settings + time_settings,
+            "nodes_comparable": not node_settings,
+            "regression": (ratio is not None and ratio > 1 + threshold / 100
+                           and not (node_settings or time_settings)),
         })
     return out
 

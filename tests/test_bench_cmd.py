@@ -84,6 +84,37 @@ def test_bench_regression_exit_status(tmp_path):
     assert r.exit_code == 1
 
 
+def test_a_baseline_of_other_settings_is_no_regression(tmp_path):
+    """A baseline records its settings: another table size makes other node
+    counts (not "the search changed"), another --jobs other times; neither
+    is called a regression, and the report says why."""
+    base = tmp_path / "base.json"
+    assert _bench("--set", "random", "--limit", "2", "--tt-mb", "1",
+                  "--save-baseline", str(base)).exit_code == 0
+    doc = json.loads(base.read_text())
+    for d in doc["sets"]["random"]["per_deal"]:
+        d["time"] /= 1000                     # "much faster" then
+    base.write_text(json.dumps(doc))
+    r = _bench("--set", "random", "--limit", "2", "--json", "--baseline", str(base))
+    assert r.exit_code == 0, r.output
+    (c,) = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
+    assert c["settings_changed"] == [f"--tt-mb 1 (now {bench.DEFAULT_TT_MB:g})"]
+    assert not c["nodes_comparable"] and not c["regression"] and not c["values_changed"]
+    assert c["nodes_changed"]                 # a 1 MB table searches more
+    assert "node counts and times are not comparable" in r.stderr
+    assert "the search changed" not in r.stderr
+    # same table size, other jobs: the nodes compare, the times do not
+    r = _bench("--set", "random", "--limit", "2", "--tt-mb", "1", "--jobs", "2", "--json",
+               "--baseline", str(base))
+    assert r.exit_code == 0, r.output
+    (c,) = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
+    assert c["settings_changed"] == ["--jobs 1 (now 2)"]
+    assert c["nodes_comparable"] and not c["nodes_changed"] and not c["regression"]
+    # the same settings: the regression is called
+    r = _bench("--set", "random", "--limit", "2", "--tt-mb", "1", "--baseline", str(base))
+    assert r.exit_code == 1 and "REGRESSION" in r.stderr
+
+
 @needs_dds
 def test_bench_compare_dds():
     r = _bench("--set", "endings,bid", "--limit", "4", "--compare-dds", "--json")
