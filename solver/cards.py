@@ -258,6 +258,21 @@ class Position:
     ns_tricks: int = 0
     ew_tricks: int = 0
 
+    def __post_init__(self) -> None:
+        # hands given as lists or sets (Position(...) called directly, not
+        # make) are kept as make keeps them: a tuple of frozensets, so that
+        # play() and hashing work; what is not four collections of cards is
+        # left for validate() to name
+        h = self.hands
+        if (isinstance(h, (list, tuple)) and len(h) == 4
+                and not all(type(x) is frozenset for x in h)
+                and all(isinstance(x, (list, tuple, set, frozenset)) for x in h)):
+            object.__setattr__(self, "hands", tuple(frozenset(x) for x in h))
+        elif isinstance(h, list):
+            object.__setattr__(self, "hands", tuple(h))
+        if isinstance(self.trick, list):
+            object.__setattr__(self, "trick", tuple(self.trick))
+
     @staticmethod
     def make(hands: Sequence[Iterable[str]], trump: Optional[str], ranking: str = "up",
              leader: int = 0, trick: Sequence[str] = (), ns_tricks: int = 0,

@@ -511,3 +511,17 @@ def test_api_mistakes_are_errors_of_the_documented_kinds():
         best_exchange(hands, ["S2"], 0, "S", solver=3)
     with pytest.raises(TypeError, match="a double-dummy table"):
         par(None, "N")
+
+
+def test_a_position_built_directly_with_lists_plays_and_solves():
+    # Position(...) rather than Position.make: the hands are kept as make
+    # keeps them, so play() works (a list minus a set was a TypeError)
+    direct = Position(hands=[["SA", "S2"], ["SK", "D2"], ["C3", "C2"], ["D4", "D3"]],
+                      trump=None, trick=[])
+    made = Position.make([["SA", "S2"], ["SK", "D2"], ["C3", "C2"], ["D4", "D3"]], None)
+    assert direct == made and hash(direct) == hash(made)
+    after = direct.play("SA")
+    assert after.trick == ("SA",) and after.hands[0] == frozenset({"S2"})
+    assert Solver().solve(after).tricks == Solver().solve(made.play("SA")).tricks
+    with pytest.raises(PositionError):
+        Position(hands=[["SA"], ["SK"], ["SQ"]], trump=None).validate()
