@@ -702,6 +702,45 @@ class Board:
         pos = self.start_position(trump, ranking, leader)
         if tricks == 0:
             return pos
+        try:
+            return self._replay(pos, tricks)
+        except WhistError as e:
+            hint = self._override_hint(pos, trump, ranking, leader, tricks)
+            if not hint:
+                raise
+            raise WhistError(f"{e}{hint}") from None
+
+    def _override_hint(self, pos: Position, trump, ranking, leader, tricks) -> str:
+        """When the Play section replays with the board's own trump, ranking
+        and leader but not with those given: what the options changed."""
+        given = []
+        if trump is not None and pos.trump != self._own(self.trump):
+            given.append(f"--trump {trump}")
+        if ranking is not None and pos.ranking != self._own(self.ranking):
+            given.append(f"--ranking {ranking}")
+        if leader is not None and pos.leader != self._own(self.leader):
+            given.append(f"--leader {leader}")
+        if not given:
+            return ""
+        try:
+            self._replay(self.start_position(), tricks)
+        except WhistError:
+            return ""
+        return (f" (the Play section is right with the board's own trump, ranking and leader: "
+                f"{', '.join(given)} changes who won or led its tricks)")
+
+    @staticmethod
+    def _own(read):
+        """``read()`` (the board's own trump, ranking or leader), or a value
+        no position has when the board does not say."""
+        try:
+            return read()
+        except WhistError:
+            return "?"
+
+    def _replay(self, pos: Position, tricks: Optional[int]) -> Position:
+        """``pos`` (the deal before any play) after the Play section's cards,
+        ``tricks`` complete tricks of them when not None."""
         cards = self.play_cards(pos.trump, pos.ranking, pos.leader)
         if tricks is not None:
             if tricks < 0:

@@ -690,3 +690,21 @@ def test_solve_header_says_when_an_option_sets_the_contract_aside(tmp_path):
         assert said in head, (args, head)
         if unsaid:
             assert unsaid not in head, (args, head)
+
+
+def test_a_play_section_an_option_makes_illegal_says_so(tmp_path):
+    """A Play section right with the board's own ranking, replayed with
+    --ranking down: trick 1's winner changes (DJ uptown, D2 downtown),
+    hence trick 2's leader and trick 3's, whose cards no longer follow suit.
+    The message says the option did it; the trick's error is still named."""
+    p = tmp_path / "p.pbn"
+    p.write_text(board(1, "N:AQ73.9.T963.QJ96 86.T732.AQ52.A85 T92.K864.KJ74.73 KJ54.AQJ5.8.KT42",
+                       '[Contract "2H"]', '[Declarer "N"]',
+                       play='[Play "E"]\nD2 DJ D8 DT\nC5 C7 C2 C9\nDA D7 CT D3\n*'))
+    assert run(["solve", "--json", str(p)]).exit_code == 0
+    r = run(["solve", "--json", "--ranking", "down", str(p)])
+    assert r.exit_code == 2
+    assert "illegal play D3 by N in trick 3: must follow C" in r.stderr
+    assert "--ranking down changes who won or led its tricks" in r.stderr
+    # an option the Play section does not mind is not blamed
+    assert run(["solve", "--json", "--trump", "NT", str(p)]).exit_code == 0
