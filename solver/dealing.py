@@ -15,15 +15,23 @@ deal on, then with ``-nt`` a no-trump deal, and round again) or ``"bid"``
 from __future__ import annotations
 
 import random
-from typing import Iterator, List, Sequence, Tuple
+import shlex
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from .cards import format_hand, full_deck
+from .errors import WhistError
 from .vocab import SEATS
 
 GAMES = ("classic", "rotating", "rotating-nt", "bid")
 HAND_SIZE = {"classic": 13, "rotating": 13, "rotating-nt": 13, "bid": 12}
 # The trumps of the rotating-trump variants, deal after deal.
 ROTATION = {"rotating": ("S", "H", "D", "C"), "rotating-nt": ("S", "H", "D", "C", "NT")}
+
+# Deals tried in a row for one board (``deal --constraint``) or one sample
+# (a simulation's) before the constraints are declared (almost)
+# impossible.  Rejection of a 52-card deal with two constraints costs about
+# 20 microseconds, so the bound is two seconds of dealing.
+MAX_TRIES = 100_000
 
 
 def _steps(n: int) -> tuple:
@@ -81,20 +89,32 @@ def random_deal(seed: int) -> Tuple[List[List[str]], List[str], int]:
     return split_deck(deck, 12), deck[48:], seed % 4
 
 
-def random_board(rng: random.Random, number: int, game: str) -> List[str]:
+def random_board(rng: random.Random, number: int, game: str,
+                 accept: Optional[Callable[[List[List[str]]], bool]] = None,
+                 max_tries: int = MAX_TRIES) -> List[str]:
     """The PBN lines of board ``number`` of the ``deal`` command.  The
     dealer rotates from N; the cards go one at a time from the dealer's
     left, so the dealer gets the last card dealt (in classic whist, turned
     up for trump; the leader is the dealer's left).  The rotating variants
     deal the same cards as classic whist for the same seed, their trump
     set by the board's number instead.  In bid whist the cards left over
-    are the Kitty."""
+    are the Kitty.
+
+    With ``accept`` (a test of the four hands, N E S W), a deal it refuses
+    is thrown away and the next one of ``rng`` dealt, up to ``max_tries``
+    in a row (then WhistError): every accepted deal is equally likely."""
     dealer = (number - 1) % 4
-    deck = shuffled_deck(rng, jokers=(game == "bid"))
     size = HAND_SIZE[game]
-    hands: List[List[str]] = [[], [], [], []]
-    for k in range(4 * size):
-        hands[(dealer + 1 + k) % 4].append(deck[k])
+    for _ in range(max_tries if accept is not None else 1):
+        deck = shuffled_deck(rng, jokers=(game == "bid"))
+        hands: List[List[str]] = [[], [], [], []]
+        for k in range(4 * size):
+            hands[(dealer + 1 + k) % 4].append(deck[k])
+        if accept is None or accept(hands):
+            break
+    else:
+        raise WhistError(f"board {number}: no deal satisfies the constraints: "
+                         f"0 of {max_tries:,} tried")
     lines = [f'[Board "{number}"]', f'[Dealer "{SEATS[dealer]}"]',
              f'[Variant "{"bid" if game == "bid" else "classic"}"]']
     deal_str = "N:" + " ".join(format_hand(h) for h in hands)
@@ -116,16 +136,26 @@ def random_board(rng: random.Random, number: int, game: str) -> List[str]:
     return lines
 
 
-def iter_deal_pbn(count: int, seed: int, game: str) -> Iterator[str]:
+def iter_deal_pbn(count: int, seed: int, game: str, constraints=None,
+                  max_tries: int = MAX_TRIES) -> Iterator[str]:
     """The text of :func:`deal_pbn` in pieces, the header then one board
     at a time, so that a long run can be written as it goes."""
     rng = random.Random(seed)
-    yield f"% PBN 2.1\n% whist-solve deal --variant {game} --count {count} --seed {seed}\n"
+    accept = None
+    options = ""
+    if constraints:
+        # (constraints: a whist_solve.constraints.Constraints)
+        accept = constraints.test_unchecked
+        options = "".join(f" --constraint {shlex.quote(t)}" for t in constraints.texts)
+    yield (f"% PBN 2.1\n% whist-solve deal --variant {game} --count {count} --seed {seed}"
+           f"{options}\n")
     for i in range(count):
-        yield "\n" + "\n".join(random_board(rng, i + 1, game)) + "\n"
+        yield "\n" + "\n".join(random_board(rng, i + 1, game, accept, max_tries)) + "\n"
 
 
-def deal_pbn(count: int, seed: int, game: str) -> str:
+def deal_pbn(count: int, seed: int, game: str, constraints=None,
+             max_tries: int = MAX_TRIES) -> str:
     """The PBN text of the ``deal`` command: a header that names the
-    command that makes it again, then ``count`` boards."""
-    return "".join(iter_deal_pbn(count, seed, game))
+    command that makes it again, then ``count`` boards (each satisfying
+    ``constraints``, a Constraints, when given)."""
+    return "".join(iter_deal_pbn(count, seed, game, constraints, max_tries))

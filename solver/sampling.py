@@ -30,16 +30,10 @@ from .cards import JOKERS, full_deck, hand_sizes, parse_card
 from .errors import WhistError
 from .vocab import SEATS, parse_seat
 from .constraints import Constraints
-from .dealing import shuffle
+from .dealing import MAX_TRIES, shuffle
 
 __all__ = ["DealSpec", "Deal", "SamplingError", "NoDealError", "deal_spec", "sample_deal",
            "sample_deals", "sample_rng", "enumerate_deals", "count_deals", "MAX_TRIES"]
-
-# Deals tried for one sample before the constraints are declared (almost)
-# impossible.  Rejection of a 52-card deal with two constraints costs about
-# 20 microseconds, so the bound is two seconds of dealing.
-MAX_TRIES = 100_000
-
 
 class SamplingError(WhistError):
     """What is known is inconsistent (duplicate cards, wrong counts...)."""

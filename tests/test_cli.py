@@ -708,3 +708,39 @@ def test_a_play_section_an_option_makes_illegal_says_so(tmp_path):
     assert "--ranking down changes who won or led its tricks" in r.stderr
     # an option the Play section does not mind is not blamed
     assert run(["solve", "--json", "--trump", "NT", str(p)]).exit_code == 0
+
+
+def _hcp(hand):
+    return sum({"A": 4, "K": 3, "Q": 2, "J": 1}.get(c[1], 0) for c in hand)
+
+
+def test_deal_with_constraints(monkeypatch):
+    args = ["deal", "--count", "6", "--seed", "8", "-c", "hcp(N) >= 16", "--constraint",
+            "spades(S) >= 5 or hearts(S) >= 5"]
+    r = run(args)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[1] == ("% whist-solve deal --variant classic --count 6 --seed 8 "
+                                        "--constraint 'hcp(N) >= 16' "
+                                        "--constraint 'spades(S) >= 5 or hearts(S) >= 5'")
+    boards = _read(r.stdout)
+    assert len(boards) == 6 and not any(b.errors for b in boards)
+    for b in boards:
+        n, _, s, _ = b.hands
+        assert _hcp(n) >= 16
+        assert sum(c[0] == "S" for c in s) >= 5 or sum(c[0] == "H" for c in s) >= 5
+    assert run(args).stdout == r.stdout                    # the same seed, the same deals
+    # bid whist: 12 cards and the jokers, a constraint on them
+    r = run(["deal", "--variant", "bid", "--count", "3", "--seed", "1", "-c", "jokers(E) == 2"])
+    assert r.exit_code == 0
+    from whist_solve.cards import is_joker
+    assert all(sum(map(is_joker, b.hands[1])) == 2 for b in _read(r.stdout))
+    # a constraint in error: nothing dealt
+    r = run(["deal", "-c", "hcp(N >= 3"])
+    assert r.exit_code == 2 and r.stdout == "" and "column" in r.stderr
+    # none satisfies it: the boards dealt so far stay, then the error
+    from whist_solve import dealing
+    monkeypatch.setattr(dealing, "MAX_TRIES", 500)
+    r = run(["deal", "--count", "3", "--seed", "2", "-c", "hcp(N) >= 38"])
+    assert r.exit_code == 2
+    assert "board 1: no deal satisfies the constraints: 0 of 500 tried" in r.stderr
+    assert "[Board" not in r.stdout

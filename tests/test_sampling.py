@@ -263,3 +263,40 @@ def test_shuffle_is_uniform_and_draws_from_the_rng_alone():
     shuffle(one, random.Random(5))
     shuffle(two, random.Random(5))
     assert one == two and sorted(one) == list(range(40))
+
+
+def test_constrained_deals_are_uniform_over_the_deals_that_satisfy():
+    """deal --constraint throws away the deals that break the constraints:
+    N's spade count given 'spades(N) >= 5' then follows the hypergeometric
+    law cut at 5 (exact counts of the hands with k spades), and the other
+    seats' cards are untouched by it (S's spades: their law given N's)."""
+    import random
+    from math import comb
+    from whist_solve.constraints import Constraints
+    from whist_solve.dealing import random_board
+    cons = Constraints(["spades(N) >= 5"])
+    rng = random.Random(5)
+    n_spades, s_given_5 = Counter(), Counter()
+    for i in range(2000):
+        lines = random_board(rng, i + 1, "classic", cons.test_unchecked)
+        deal = next(ln for ln in lines if ln.startswith("[Deal ")).split('"')[1]
+        hands = deal[2:].split()
+        k = len(hands[0].split(".")[0])
+        n_spades[min(k, 8)] += 1
+        if k == 5:
+            s_given_5[min(len(hands[2].split(".")[0]), 5)] += 1
+    assert min(n_spades) >= 5
+    ways = {k: comb(13, k) * comb(39, 13 - k) for k in range(5, 14)}
+    law = [ways[k] for k in (5, 6, 7)] + [sum(ways[k] for k in range(8, 14))]
+    total = sum(n_spades.values())
+    expected = [total * w / sum(law) for w in law]
+    assert chisquare([n_spades[k] for k in (5, 6, 7, 8)], expected).pvalue > P_MIN
+    # S's spades when N holds 5: 8 spades among S's 13 of the other 39 cards
+    law = [comb(8, j) * comb(31, 13 - j) for j in range(5)] + \
+        [sum(comb(8, j) * comb(31, 13 - j) for j in range(5, 9))]
+    total = sum(s_given_5.values())
+    expected = [total * w / sum(law) for w in law]
+    obs = [s_given_5[j] for j in range(6)]
+    # (bins with few expected deals merged into their neighbour)
+    exp2, obs2 = expected[:4] + [expected[4] + expected[5]], obs[:4] + [obs[4] + obs[5]]
+    assert chisquare(obs2, exp2).pvalue > P_MIN
