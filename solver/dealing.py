@@ -130,7 +130,7 @@ def random_board(rng: random.Random, number: int, game: str,
         last = deck[4 * size - 1]
         lines.append(f'[Trump "{last[0]}"]')
         lines.append(f'[Leader "{SEATS[(dealer + 1) % 4]}"]')
-        lines.append(f"{{the dealer's last card, turned up: {last}}}")
+        lines.append(f'[TrumpCard "{last}"]')     # the dealer's last card, turned up
     else:
         lines.append(f'[Kitty "{format_hand(deck[4 * size:])}"]')
     return lines
