@@ -41,12 +41,17 @@ def review(
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):
-        passed = trump is None and _passed_out(board)
-        start = None if passed else board.start_position(trump, ranking, leader)
-        if start is None or not board.play_cards(start.trump, start.ranking):
-            why = "passed out" if start is None else "no recorded play (no cards in a Play section)"
+        # (no play is looked for first: a board that records none is
+        # skipped whatever else it lacks, a trump or a leader)
+        why = None
+        if trump is None and _passed_out(board):
+            why = "passed out"
+        elif not board.has_play():
+            why = "no recorded play (no cards in a Play section)"
+        if why:
             run.warning(f"{file_name(board.file)}: {board.named}", f"{why}: nothing to review")
             return None
+        start = board.start_position(trump, ranking, leader)
         return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
 
     with run.interruptible():

@@ -625,6 +625,11 @@ class Board:
                     raise self._err(f"unknown card {tok!r} in the Play section (trick {trick})") from None
         return cols
 
+    def has_play(self) -> bool:
+        """Does the Play section record a card (read without the trump or
+        the ranking, which only order its cards)?"""
+        return any(c != "-" for c in self._play_columns())
+
     def play_cards(self, trump: Optional[str], ranking: str,
                    leader: Optional[int] = None) -> list[str]:
         """The Play section's cards in play order.

@@ -255,3 +255,15 @@ def test_classic_whist_review_names_no_declarer(tmp_path):
     assert "declar" not in o["verdict"] and "defence" not in o["verdict"]
     out = " ".join(run(["review", str(path)]).stdout.replace("│", " ").split())
     assert "(declarer)" not in out and "(defence)" not in out
+
+
+def test_a_board_without_play_is_skipped_whatever_else_it_lacks(tmp_path):
+    # no Play section, and no trump or leader either (a deal before its
+    # bidding): skipped with a warning as any board without play (it was an
+    # error about the missing trump, exit 2)
+    p = tmp_path / "b.pbn"
+    p.write_text('[Board "1"]\n[Deal "N:A2... K..2. ...32 ..43."]\n\n')
+    r = run(["review", "--json", str(p)])
+    assert r.exit_code == 0, r.stderr
+    assert "board 1: no recorded play (no cards in a Play section): nothing to review" in r.stderr
+    assert "missing" not in r.stderr and r.stdout == ""
