@@ -151,6 +151,31 @@ def simulate(
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
+    if contract_obj is not None and trump is not None and trump != contract_obj.strain:
+        raise typer.BadParameter(f"--trump {trump} and --contract {contract}: the contract "
+                                 "gives the trump", param_hint="--trump")
+    if strain and trump is not None:
+        raise typer.BadParameter("--trump and --strain both name the strains of the tricks "
+                                 "question: give one", param_hint="--trump")
+    # the options that only some questions use, for a warning when a
+    # board's question is another (once per option)
+    used_by = {"--min-bid-3": (("bid",), min_bid_3), "--nt-double": (("bid",), nt_double),
+               "--boston": (("bid",), boston), "--declarer": (("lead",), declarer),
+               "--strain": (("tricks",), strain), "--trump": (("lead", "tricks"), trump),
+               "--ranking": (("lead", "tricks"), ranking),
+               "--leader": (("lead", "tricks"), leader)}
+    unused: set = set()
+
+    def warn_unused(board, asked):
+        for name, (questions, value) in used_by.items():
+            if value and asked not in questions and name not in unused:
+                unused.add(name)
+                run.warning(name, f"not used by the {asked} question ({board.named}): it is "
+                                  f"for the {' and '.join(questions)} question"
+                                  f"{'s' if len(questions) > 1 else ''}")
+        if bidder is not None and board.game() != "bid" and "--bidder" not in unused:
+            unused.add("--bidder")
+            run.warning("--bidder", f"not used: {board.named} is not bid whist")
     jobs_given = jobs is not None
     if jobs is None:
         # the samples are independent: one process per CPU keeps every core
@@ -170,6 +195,7 @@ def simulate(
                         run.warning(where, "the Play section is ignored (the simulation starts "
                                            "from the deal)")
                     problem = build_problem(board, **opts)
+                    warn_unused(board, problem.question)
                     if tt_mb is not None:
                         problem = dataclasses.replace(problem, tt_mb=tt_mb)
                     if problem.question == "bid":
@@ -284,6 +310,8 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
     else:
         rankings = ("up", "down") if pd.jokers else ("up",)
     leaders = (leader,) if leader is not None else SEATS
+    if not strains and trump is not None:
+        strains = (trump,)                # (--trump, as table takes it)
     if not strains and pd.trump_card is not None:
         strains = (pd.trump_card[0],)     # classic whist: the turned-up card names the trump
     return tricks_question(pd.known, strains=tuple(strains) if strains else STRAINS,
@@ -293,11 +321,13 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
 
 
 def default_question(board, pd, *, trump=None, leader=None, contract=None, bidder=None) -> str:
-    """bid: a bid whist board with a bidder whose hand is known, and a
-    kitty to take (the exchange is done when the unseen cards leave none);
-    lead: a trump (or contract) and a leader whose hand is known; else
-    tricks."""
-    if pd.jokers and contract is None and pd.kitty:
+    """lead with a --contract; bid: a bid whist board with a bidder whose
+    hand is known, and a kitty to take (the exchange is done when the
+    unseen cards leave none); lead: a trump and a leader whose hand is
+    known; else tricks."""
+    if contract is not None:
+        return "lead"      # (the question a contract is for: a leader not known is said there)
+    if pd.jokers and pd.kitty:
         try:
             seat = board.bidder_seat(bidder)
         except WhistError:
@@ -306,8 +336,7 @@ def default_question(board, pd, *, trump=None, leader=None, contract=None, bidde
             return "bid"
     try:
         lead = board.leader(leader)
-        if contract is None:
-            board.trump(trump)
+        board.trump(trump)
     except WhistError:
         return "tricks"
     return "lead" if pd.known[lead] is not None else "tricks"

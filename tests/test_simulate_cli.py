@@ -499,3 +499,35 @@ def test_majority_without_a_contract_counts_a_tie_for_nobody(tmp_path):
     words = " ".join(run(["simulate", path, "-n", "200"]).stdout.replace("│", " ").split())
     assert f"takes the majority in {round(100 * best['majority'])}%" in words
     assert "Majority" in words
+
+
+def test_options_a_question_does_not_use_are_said_or_refused(tmp_path):
+    p = tmp_path / "q.pbn"
+    bid = board("B1", "S:AKQ95.K3.A8.Q.HL - - -", '[Variant "bid"]', '[Dealer "W"]',
+                '[Bidder "S"]')
+    p.write_text(bid + TRICKS)
+    # a contract asks the lead question, even on a board whose default is bid
+    r = run(["simulate", "--json", "-n", "2", "--contract", "3NT", str(p)])
+    assert r.exit_code == 2       # board T1: its leader (E, the dealer N's left) is not known
+    objs = json_lines(r)
+    assert objs[0]["question"] == "lead" and objs[0]["contract"] == "3NT"
+    # a leader whose hand is not known: said, not answered with another question
+    r = run(["simulate", "--json", "-n", "2", "--contract", "3NT", "--leader", "W", str(p)])
+    assert r.exit_code == 2 and json_lines(r) == []
+    assert "the leader's (W) hand is not known" in r.stderr
+    # contradictions are refused before anything runs
+    for args in (["--contract", "3NT", "--trump", "H"], ["--strain", "H", "--trump", "S"]):
+        r = run(["simulate", "--json", "-n", "2", *args, str(p)])
+        assert r.exit_code == 2 and r.stdout == "", args
+    # options of another question: a warning each, once
+    r = run(["simulate", "--json", "-n", "2", "--min-bid-3", "--strain", "H", str(p)])
+    assert r.exit_code == 0, r.stderr
+    b, t = json_lines(r)
+    assert b["question"] == "bid" and t["question"] == "tricks"
+    assert r.stderr.count("--strain: not used by the bid question (board B1)") == 1
+    assert "--min-bid-3: not used by the tricks question (board T1)" in r.stderr
+    assert list(t["table"]) == ["H"]
+    # --trump names the tricks question's strain, as in table
+    r = run(["simulate", "--json", "-n", "2", "--question", "tricks", "--trump", "D", str(p)])
+    assert r.exit_code == 0, r.stderr
+    assert [list(o["table"]) for o in json_lines(r)] == [["D"], ["D"]]
