@@ -413,6 +413,9 @@ class Run:
     def backend(self, jobs: Optional[int] = 1, scheduler: Optional[str] = None) -> Backend:
         """The backend the options ``--jobs`` and ``--scheduler`` ask for;
         a bad value ends the command with a message and exit status 2."""
+        if scheduler is not None and jobs is not None and jobs != 1:
+            self.warning("--jobs", f"{jobs} not used: with --scheduler the cluster's workers "
+                                   "solve")
         return make_backend(jobs, scheduler, self)
 
     def map(self, work, items, backend: Backend, tt_mb: float, chunk: Optional[int] = None):

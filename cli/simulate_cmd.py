@@ -177,7 +177,7 @@ def simulate(
             unused.add("--bidder")
             run.warning("--bidder", f"not used: {board.named} is not bid whist")
     jobs_given = jobs is not None
-    if jobs is None:
+    if jobs is None and scheduler is None:
         # the samples are independent: one process per CPU keeps every core
         # busy (threads within a sample wait on its slowest option)
         jobs = max(1, default_jobs() // max(1, threads or 1))

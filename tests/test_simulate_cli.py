@@ -109,6 +109,13 @@ def test_same_bytes_on_a_dask_cluster(tmp_path, cluster):
     people = run(["simulate", path, "--count", "10"])
     people_dask = run(["simulate", path, "--count", "10", "--scheduler", address])
     assert people.stdout == people_dask.stdout
+    # --jobs with --scheduler: the cluster solves, and a warning says so
+    # (none for simulate's own default --jobs)
+    assert "--jobs" not in dask.stderr
+    jobs = run(["simulate", path, "--json", "--count", "10", "--jobs", "2",
+                "--scheduler", address])
+    assert jobs.stdout == one.stdout
+    assert "warning: --jobs: 2 not used: with --scheduler the cluster's workers solve" in jobs.stderr
 
 
 def test_full_knowledge_agrees_with_solve_table_and_bid(tmp_path):
