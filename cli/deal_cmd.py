@@ -20,7 +20,7 @@ def deal(
     count: int = typer.Option(1, "--count", "-n", min=1, metavar="N", help="Number of deals."),
     # (min 0: Python seeds a Random with the number's absolute value, so -5
     # dealt what 5 deals)
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Random seed, 0 or more (the same seed gives the same deals)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, help="Random seed, 0 or more (the same seed gives the same deals)."),
     variant: str = typer.Option("classic", "--variant", metavar="classic|rotating|rotating-nt|bid",
                                 help="classic: 52 cards, 13 each, trump turned up by the dealer. "
                                      "rotating: classic whist with the trump going S, H, D, C "

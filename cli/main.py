@@ -18,6 +18,7 @@ quietly with 141, the status of a program stopped by SIGPIPE.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import errno
@@ -324,7 +325,13 @@ def main() -> None:
     try:
         try:
             app = make_app(commands_for(sys.argv[1:]))
-            status = app(prog_name="whist-solve", standalone_mode=False)
+            if sys.argv[1:]:
+                status = app(prog_name="whist-solve", standalone_mode=False)
+            else:
+                # no arguments: the help, as the usage error it is (exit
+                # 2), on standard error with the other errors
+                with contextlib.redirect_stdout(sys.stderr):
+                    status = app(prog_name="whist-solve", standalone_mode=False)
         except typer.Exit as e:
             status = e.exit_code
         except SystemExit:

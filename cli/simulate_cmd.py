@@ -33,7 +33,7 @@ from whist_solve.vocab import SEATS, STRAINS, parse_contract
 from . import render
 from .options import (BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
                       SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option, strains_option,
-                      table_ranking_option, threads_option)
+                      table_ranking_option, threads_option, tt_option)
 from .runner import EXIT_BAD, Run, stopped_by, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
@@ -66,6 +66,14 @@ def _question_option(value: Optional[str]) -> Optional[str]:
     return v
 
 
+def _time_option(value: Optional[float]) -> Optional[float]:
+    """--time: a number of seconds above 0 (0 gave a result of no sample)."""
+    value = number_option(value)
+    if value is not None and not value > 0:
+        raise typer.BadParameter(f"{value:g}: expected a number of seconds above 0")
+    return value
+
+
 def _contract_option(value: Optional[str]):
     if value is None:
         return None
@@ -95,7 +103,7 @@ def simulate(
         help="A condition on the unseen hands, e.g. 'hcp(E) >= 12 and length(E, S) >= 5' "
              "(repeat: all must hold; and-ed with the board's Constraint tag)."),
     time_budget: Optional[float] = typer.Option(
-        None, "--time", min=0.0, callback=number_option, metavar="SECONDS",
+        None, "--time", callback=_time_option, metavar="SECONDS",
         help="A time budget for each board: when it is spent, print the board's result so far (marked partial)."),
     trump: Optional[str] = TRUMP_OPT,
     ranking: Optional[str] = typer.Option(
@@ -120,7 +128,7 @@ def simulate(
     boston: int = BOSTON_OPT,
     json_out: bool = JSON_OPT,
     tt_mb: Optional[int] = typer.Option(
-        None, "--tt-mb", min=1, metavar="MB",
+        None, "--tt-mb", min=1, metavar="MB", callback=tt_option,
         help="Size of the transposition table in MB (per worker). Default: the bid "
              "command's for bid, the solver's otherwise."),
     jobs: Optional[int] = typer.Option(

@@ -426,7 +426,7 @@ def test_deal_classic():
         assert b.tags["TrumpCard"] in b.hands[d] and b.tags["TrumpCard"][0] == trump
         assert b.tags["Leader"] == "NESW"[(d + 1) % 4]
         assert str(b.tags["Board"]) == str(i + 1)
-    again = run(["deal", "--count", "4", "--seed", "42"])
+    again = run(["deal", "--count", "4", "-s", "42"])     # (-s: --seed, as in simulate)
     assert again.stdout == r.stdout
     other = run(["deal", "--count", "4", "--seed", "43"])
     assert other.stdout != r.stdout

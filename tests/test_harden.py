@@ -776,3 +776,13 @@ def test_a_long_board_label_is_cut_in_messages(tmp_path):
     assert result.exit_code == 2
     assert f"board {'L' * 60}\u2026: missing trump" in result.stderr, result.stderr
     assert "L" * 61 not in result.stderr
+
+
+def test_no_arguments_is_a_usage_error_with_the_help_on_stderr():
+    # the help, as the usage error it is: exit 2 and on standard error
+    # (it went to standard output, with status 2); --help stays on stdout
+    status, out, err = _entry(env={})
+    assert status == 2 and out == ""
+    assert "Usage: whist-solve" in err and "simulate" in err
+    status, out, err = _entry("--help", env={})
+    assert status == 0 and "Usage: whist-solve" in out

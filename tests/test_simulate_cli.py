@@ -538,3 +538,15 @@ def test_options_a_question_does_not_use_are_said_or_refused(tmp_path):
     r = run(["simulate", "--json", "-n", "2", "--question", "tricks", "--trump", "D", str(p)])
     assert r.exit_code == 0, r.stderr
     assert [list(o["table"]) for o in json_lines(r)] == [["D"], ["D"]]
+
+
+def test_time_and_table_size_are_checked_before_the_run(tmp_path):
+    path = write(tmp_path, "l.pbn", LEAD + TRICKS)
+    for value in ("0", "-1"):                # (0 gave a result of no sample, exit 0)
+        r = run(["simulate", "--time", value, path])
+        assert r.exit_code == 2 and r.stdout == "" and "above 0" in r.stderr
+    # a table larger than the memory: refused once, as by the other commands
+    # (it was an error on every board)
+    r = run(["simulate", "--tt-mb", "99999999", path])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.count("99,999,999 MB") == 1
