@@ -325,7 +325,7 @@ def main() -> None:
     try:
         try:
             app = make_app(commands_for(sys.argv[1:]))
-            if sys.argv[1:]:
+            if sys.argv[1:] or "_WHIST_SOLVE_COMPLETE" in os.environ:   # (shell completion)
                 status = app(prog_name="whist-solve", standalone_mode=False)
             else:
                 # no arguments: the help, as the usage error it is (exit

@@ -87,8 +87,13 @@ def one_line_error(e: BaseException) -> str:
 
 def board_json(board, **fields) -> dict:
     """A board's object of the ``--json`` output: its label and its deal
-    first, then ``fields`` in order."""
-    return {"board": board.label, "deal": board.deal_string(), **fields}
+    first, then ``fields`` in order, and last the file it came from (every
+    command's objects carry it: with several files, boards of one number
+    are told apart)."""
+    obj = {"board": board.label, "deal": board.deal_string(), **fields}
+    obj.setdefault("file", board.file)
+    obj["file"] = obj.pop("file")
+    return obj
 
 
 def file_name(path: str) -> str:

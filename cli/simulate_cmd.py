@@ -411,6 +411,7 @@ def _report(run: Run, board, agg) -> None:
     if run.json:
         obj = {"board": board.label, "deal": board.known_deal_string()}
         obj.update(out)
+        obj["file"] = board.file
         run.emit_json(obj)
         return
     run.emit(render.simulate_view(run.style, board, agg, out))

@@ -745,3 +745,19 @@ def test_deal_with_constraints(monkeypatch):
     assert r.exit_code == 2
     assert "board 1: no deal satisfies the constraints: 0 of 500 tried" in r.stderr
     assert "[Board" not in r.stdout
+
+
+@pytest.mark.parametrize("command", [["solve"], ["table"], ["bid"], ["check", "--contract", "4S"],
+                                     ["simulate", "-n", "2", "--jobs", "1"]])
+def test_every_json_object_ends_with_its_file(tmp_path, command):
+    # two files whose boards share a label: "file" tells them apart
+    from support import ROOT
+    src = (ROOT / "examples" / "bidwhist.pbn").read_text()
+    a, b = tmp_path / "a.pbn", tmp_path / "b.pbn"
+    a.write_text(src)
+    b.write_text(src)
+    r = run([*command, "--json", str(a), str(b)])
+    assert r.exit_code in (0, 1, 2), r.stderr     # (board 2 has no trump, nor a bidder)
+    objs = json_lines(r)
+    assert objs and [o["file"] for o in objs] == [str(a)] * (len(objs) // 2) + [str(b)] * (len(objs) // 2)
+    assert all(list(o)[:2] == ["board", "deal"] and list(o)[-1] == "file" for o in objs)

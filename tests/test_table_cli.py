@@ -235,7 +235,7 @@ def test_headers_say_what_happened():
     assert "W to lead" in out and "led the first trick" not in out
     assert "contract 3NT by S" in out
     out = _flat(run(["solve", "--trump", "S", "-"], input=src).stdout)
-    assert "contract 3NT" not in out and "Trump ♠ spades" in out
+    assert "contract 3NT by S set aside (--trump S)" in out and "Trump ♠ spades" in out
     played = src.replace('[Leader "W"]', '[Play "W"]\nS8 SA SQ ST\n')
     out = _flat(run(["solve", "-"], input=played).stdout)
     assert "W led the first trick" in out and "4 cards already played" in out
