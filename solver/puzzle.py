@@ -83,7 +83,9 @@ def find_goal(board, pos: Position) -> Optional[Goal]:
         note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"
     if won:
         note += f", {won} already won"
-    return Goal(side, need - won, "Contract", note)
+    # (tricks still needed: none, not a negative number, once the
+    # contract's are won)
+    return Goal(side, max(0, need - won), "Contract", note)
 
 
 def board_goal(board, pos: Position) -> Goal:

@@ -359,3 +359,15 @@ def test_a_bid_whist_contract_goal_counts_the_kitty_book(tmp_path, seat_tag):
     assert o["line"][0] in hands[2]
     words = " ".join(run(["puzzles", str(path)]).stdout.replace("│", " ").split())
     assert "10 books, the kitty's counted" in words
+
+
+def test_a_contract_goal_already_won_needs_no_more_tricks():
+    # examples/played.pbn: 3NT by S, the play over with 11 tricks to N-S:
+    # the goal from here is 0 more tricks (it was -2), and it is reached
+    from support import ROOT
+    from support.cli_run import json_lines, run
+    r = run(["puzzles", "--json", str(ROOT / "examples" / "played.pbn")])
+    assert r.exit_code == 0, r.stderr
+    (obj,) = json_lines(r)
+    assert obj["goal"]["tricks"] == 0 and obj["solved"] is True
+    assert obj["goal"]["note"] == "contract 3NT by S: 9 tricks, 11 already won"
