@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar, Union
 
-from .cards import (Position, format_hand, full_deck, hand_sizes, is_joker, parse_card,
-                    parse_hand, sort_cards, trick_winner_offset)
+from .cards import (Position, duplicates, format_hand, full_deck, hand_sizes, is_joker,
+                    parse_card, parse_hand, sort_cards, trick_winner_offset)
 from .errors import CardError, PositionError, WhistError
 from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
                     trump_of)
@@ -52,7 +52,7 @@ def _parse_card_list(text: str) -> list[str]:
     if "." in t or t == "-":
         return parse_hand(t)
     cards = [parse_card(c) for c in re.split(r"[\s,]+", t) if c]
-    dup = sorted({c for c in cards if cards.count(c) > 1})
+    dup = duplicates(cards)
     if dup:
         raise CardError(f"card {dup[0]} appears twice in {text!r}")
     return cards

@@ -15,11 +15,19 @@ game.  The reader follows the PBN 2.1 standard (chapters 3 and 4.8):
   included, may separate the four tokens.  Several tags may share a line.
   In strings ``\\"`` is a quote and ``\\\\`` a backslash; any other backslash
   is kept as written (``"Declarer;Denomination\\2R;Result\\2R"``).
+* Tag names are read in any case; the tags the standard and SPEC name are
+  kept in their own spelling (``[play "W"]`` is the ``Play`` tag, and its
+  cards the ``Play`` section).
 * A tag that already occurred in the game is ignored (first one wins), except
-  ``Note`` tags, which may repeat (collected in ``Board.notes``).  One
-  leniency: a repeated ``Event``, ``Board`` or ``Deal`` tag in a game that
-  already has a ``Deal`` starts a new game, for files that forgot the empty
-  line between games.
+  ``Note`` tags, which may repeat (collected in ``Board.notes``); a tag the
+  analysis reads (``DECIDING_TAGS``) given again with another value makes
+  the board bad input, as it is ambiguous.  One leniency: a repeated
+  ``Event``, ``Board`` or ``Deal`` tag in a game that already has a
+  ``Deal`` starts a new game, for files that forgot the empty line between
+  games.
+* Line ends: LF, CRLF, CR, and CR CR LF (CRLF text written again in a
+  Windows text mode) are each one line end; a byte order mark anywhere (two
+  files put together) is nothing.
 * Everything after a tag up to the next tag (Auction calls, Play cards, table
   rows...) is that tag's *section*: ``Board.sections[name]`` holds its lines
   as written (columns kept for tables) but with comments blanked out and
@@ -95,6 +103,31 @@ MANDATORY_TAGS = (
 _SPACE = " \t\f\v\x1a"
 _WORD_STOP = set(_SPACE + ';{}[]"')
 _TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
+
+# The tags of the PBN standard and of SPEC, in their spelling: a name
+# written in another case is read as this one.
+KNOWN_TAGS = (
+    "Event", "Site", "Date", "Round", "Board", "West", "North", "East", "South", "Dealer",
+    "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result", "Auction", "Play",
+    "Note", "Annotator", "AnnotatorNA", "Application", "BidSystemEW", "BidSystemNS",
+    "Competition", "DealId", "Description", "EventDate", "EventSponsor", "FrenchMP",
+    "Generator", "Hidden", "HomeTeam", "Mode", "Room", "Score", "ScoreIMP", "ScoreMP",
+    "ScorePercentage", "ScoreRubber", "ScoreRubberHistory", "Section", "Stage", "Table",
+    "Termination", "Time", "TimeCall", "TimeCard", "TimeControl", "UTCDate", "UTCTime",
+    "VisitTeam", "ActionTable", "AuctionTimeTable", "InstantScoreTable",
+    "OptimumPlayTable", "OptimumResultTable", "OptimumScore", "PlayTimeTable",
+    "ScoreTable", "TotalScoreTable", "Title",
+    # SPEC's whist tags
+    "Trump", "Ranking", "Leader", "Kitty", "Undealt", "Bidder", "Goal", "Variant",
+    "Unseen", "TrumpCard", "Constraint", "Vul",
+)
+_CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
+# The tags whose value changes what is solved: given twice with two values
+# in one game, the board is bad input (which one was meant?).
+DECIDING_TAGS = frozenset((
+    "Deal", "Dealer", "Vulnerable", "Declarer", "Contract", "Result", "Play", "Trump",
+    "Ranking", "Leader", "Kitty", "Undealt", "Bidder", "Goal", "Variant", "Unseen",
+    "TrumpCard", "Vul"))
 # Control bytes that do not belong in a text file (tab, LF, VT, FF, CR and
 # the DOS end-of-file mark ^Z are allowed).
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26)) + b"\x7f"
@@ -270,6 +303,7 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
             kinds = [t.kind for t in parts]
             if (kinds == ["word", "str", "]"] and _TAG_NAME_RE.fullmatch(parts[0].text)):
                 name, value = parts[0].text, parts[1].text
+                name = _CANONICAL.get(name.lower(), name)
                 i += 4
                 if (name in ("Event", "Board", "Deal") and name in game.tags
                         and "Deal" in game.tags):
@@ -281,6 +315,11 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                 elif name in game.tags:
                     if name == "Constraint":
                         game.more_constraints.append(value)
+                    elif (name in DECIDING_TAGS
+                          and value.strip() != game.tags[name].strip()):
+                        game.errors.append(
+                            f"line {tok.line}: the {name} tag given twice, "
+                            f"{_shown(game.tags[name])} then {_shown(value)}: which is meant?")
                     ignoring, current = True, None
                 else:
                     game.tags[name] = value
@@ -312,6 +351,12 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
     return games
 
 
+def _shown(value: str) -> str:
+    """A tag's value in a message: quoted, a long one cut."""
+    v = value.strip()
+    return repr(v if len(v) <= 40 else v[:37] + "...")
+
+
 def _section_lines(items: list[tuple[int, int, str]]) -> list[str]:
     """Section tokens back into their source lines, keeping the columns
     (table alignment) but not the indentation; comments become spaces."""
@@ -332,13 +377,18 @@ def _section_lines(items: list[tuple[int, int, str]]) -> list[str]:
     return ["".join(pieces) for pieces in lines]
 
 
+_CRS_LF_RE = re.compile(r"\r+\n")
+
+
 def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     """All boards of a PBN text.  Bad boards come back with ``errors``;
     only a text that is not PBN at all (binary data, no tag anywhere) raises
     :class:`WhistError`."""
     if "\x00" in text:
         raise WhistError(f"{filename}: not a PBN text file (binary data)")
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\ufeff", "")
+    if "\r" in text:
+        text = _CRS_LF_RE.sub("\n", text).replace("\r", "\n")
     last: dict[str, str] = {}      # tag -> value in the nearest previous game
     defaults: dict[str, str] = {}  # tag -> value set by "##" for later games
     boards: list[Board] = []
@@ -409,13 +459,18 @@ def _bom_text(data: bytes, filename: str) -> Optional[str]:
 _TAG_OPEN_RE = re.compile(rb'\[[ \t]*' + _TAG_NAME_RE.pattern.encode() + rb'[ \t]+"')
 
 
+_FEW_CONTROLS = 4
+
+
 def _binary_start(data: bytes) -> Optional[int]:
     """Where binary data starts (the start of the first line holding a NUL
     byte, or of the first line with a control byte when they are not rare),
     or None for a text file."""
     nul = data.find(b"\x00")
     controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
-    if nul < 0 and not (controls and controls * 100 >= len(data)):
+    # (a few stray control bytes are no binary data, even in a short file:
+    # one in a 90-byte file was 1%)
+    if nul < 0 and not (controls >= _FEW_CONTROLS and controls * 100 >= len(data)):
         return None
     first = nul if nul >= 0 else len(data)
     if controls:
@@ -482,7 +537,10 @@ def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
 def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None,
                size: Optional[int] = None) -> str:
     """The text of a PBN file: UTF-8 (with or without BOM), each line that
-    is not valid UTF-8 read as ISO-8859-1 (PBN's official character set);
+    is not valid UTF-8 read as Windows-1252 (the superset of ISO-8859-1,
+    PBN's official character set, that Windows programs write: its curly
+    quotes and dashes would be control characters in ISO-8859-1), or as
+    ISO-8859-1 when it holds a byte Windows-1252 leaves undefined;
     UTF-16 and UTF-32 with their byte order mark.  Binary data raises
     :class:`WhistError` naming the file; when ``problems`` is a list and
     the binary data comes after some tags (a truncated or corrupt file),
@@ -514,7 +572,10 @@ def decode_pbn(data: bytes, filename: str, problems: Optional[list] = None,
         try:
             out.append(line.decode("utf-8"))
         except UnicodeDecodeError:
-            out.append(line.decode("latin-1"))
+            try:
+                out.append(line.decode("cp1252"))
+            except UnicodeDecodeError:
+                out.append(line.decode("latin-1"))
     return "".join(out).lstrip("\ufeff")
 
 

@@ -438,9 +438,53 @@ def test_crlf_and_bom():
     assert [b.label for b in read_pbn(text)] == ["1", "2"]
 
 
-def test_duplicate_tag_first_wins():
-    b = one('[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n[Trump "H"]')
-    assert b.trump() == "S"
+def test_duplicate_tag_first_wins_unless_it_decides_the_analysis():
+    b = one('[Event "a"]\n[Event "b"]\n[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n'
+            '[trump "S"]')
+    assert b.trump() == "S" and b.tags["Event"] == "a" and b.errors == []
+    # the trump given twice, two values: which is meant? (spades was
+    # solved without a word)
+    b = one('[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n[TRUMP "H"]')
+    assert b.errors == ["line 3: the Trump tag given twice, 'S' then 'H': which is meant?"]
+    with pytest.raises(WhistError, match="given twice"):
+        b.position()
+
+
+def test_tag_names_in_any_case_are_the_standard_s():
+    # [play "W"]: its cards are the Play section (they were dropped, the
+    # board solved from the opening lead)
+    text = ('[Deal "N:A.2.. K.3.. Q.4.. J.5.."]\n[Trump "NT"]\n[play "W"]\nSJ SA SK SQ\n')
+    b = one(text)
+    assert b.sections["Play"] == ["SJ SA SK SQ"]
+    pos = b.position()
+    assert pos.ns_tricks == 1 and pos.turn == 0
+    # lower-case Board and Deal without an empty line between the games:
+    # two boards (the second was dropped as a duplicate)
+    boards = read_pbn('[board "1"]\n[deal "N:A... K... Q... J..."]\n[trump "NT"]\n'
+                      '[board "2"]\n[deal "N:A... Q... K... J..."]\n[trump "S"]\n')
+    assert [(b.label, b.trump()) for b in boards] == [("1", None), ("2", "S")]
+
+
+def test_line_ends_and_byte_order_marks_anywhere():
+    game = ['[Board "1"]', '[Deal "N:A... K... Q... J..."]', '[Trump "NT"]', '[Leader "E"]']
+    # CR CR LF (CRLF written again in a text mode): one line end (each
+    # tag was a game of its own)
+    (b,) = read_pbn("\r\r\n".join(game) + "\r\r\n")
+    assert b.errors == [] and b.trump() is None and b.leader() == 1
+    # two files with a byte order mark each, put together with cat
+    two = "\ufeff" + "\n".join(game) + "\n\n\ufeff" + "\n".join(game).replace('"1"', '"2"')
+    assert [(b.label, b.errors) for b in read_pbn(two)] == [("1", []), ("2", [])]
+
+
+def test_windows_1252_punctuation_and_a_stray_control_byte(tmp_path):
+    f = tmp_path / "w.pbn"
+    f.write_bytes(b'[Title "The \x93Bath\x94 coup \x96 caf\xe9"]\n'
+                  b'[Event "\x01"][Deal "N:A... K... Q... J..."]\n')
+    (b,) = read_pbn_file(str(f))
+    # curly quotes and a dash, not the control characters U+0093...
+    assert b.tags["Title"] == "The \u201cBath\u201d coup \u2013 caf\u00e9"
+    # one control byte in a short file is no binary data (it was refused)
+    assert b.tags["Event"] == "\x01" and b.errors == []
 
 
 def test_missing_empty_line_between_games():
@@ -1100,3 +1144,14 @@ def test_bid_whist_seats_follow_the_game():
     assert one(bid + deal + '[Kitty "S9 S4 H4"]').kitty_book() == 1
     assert one(bid + '[Deal "N:KT5.9.K3. - .A.2.KQ63 -"]').kitty_book() == 1   # the rest of the deck
     assert one(deal + '[Unseen "S9 S4 H4"]').kitty_book() == 0     # classic whist
+
+
+def test_a_huge_hand_or_card_list_is_refused_in_linear_time():
+    # a duplicate check counting each card took time in the square of the
+    # list (a Kitty of 100,000 cards did not end in a minute); here
+    # 300,000 cards: a count per card would be 10^11 steps
+    n = 300_000
+    (b,) = read_pbn('[Deal "N:%s... K... Q... J..."]\n[Kitty "%s"]\n[Trump "S"][Leader "N"]'
+                    % ("A" * n, "S2 " * n))
+    assert any("card SA appears twice" in e for e in b.errors)
+    assert any("card S2 appears twice" in e for e in b.errors)
