@@ -108,6 +108,7 @@ def puzzles(
     if page is not None:
         write_page(run, page, html)
     elapsed = time.monotonic() - start
+    run.error_summary()          # ("... and K more errors in FILE")
     total = tally.solved + tally.failed + len(tally.bad)
     if not (run.json and total == 0):
         run.err.print(render.puzzles_summary(tally.solved, tally.failed, len(tally.bad), elapsed,

@@ -1112,8 +1112,14 @@ def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures
     t.append(f"{bad} error{'s' if bad != 1 else ''}", style="bold red" if bad else "")
     t.append(f" in {elapsed:.2f} s")
     if failures:
-        t.append("\nfailed: " + ", ".join(failures))
+        shown = list(failures[:MAX_FAILURES_LISTED])
+        more = len(failures) - len(shown)
+        t.append("\nfailed: " + ", ".join(shown) + (f" and {more:,} more" if more else ""))
     return t
+
+
+# The failed puzzles the summary names (300 made a line of 8,000 characters).
+MAX_FAILURES_LISTED = 20
 
 # --------------------------------------------------------------------------
 # bench

@@ -77,7 +77,8 @@ def find_goal(board, pos: Position) -> Optional[Goal]:
     book = board.kitty_book()
     if book:
         # bid whist: the discard is the bidding side's first book
-        note = f"contract {contract} by {SEATS[declarer]}: {need} books, the kitty's counted"
+        note = (f"contract {contract} by {SEATS[declarer]}: {need} books, the Kitty "
+                "counted as the bidder's discard")
         need -= book
     else:
         note = f"contract {contract} by {SEATS[declarer]}: {need} tricks"

@@ -268,8 +268,8 @@ def test_messages_for_a_card_not_held_and_the_emoji_suit(pbn):
     ("1", "Goal N-S 9 (contract 3NT by S: 9 tricks)",
      "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made."),
     # bid whist: the kitty is the bidder's side's first book (SPEC §1)
-    ("3", "Goal N-S 9 (contract 4S by S: 10 books, the kitty's counted)",
-     "Contract 4S by S: 10 books, the kitty's counted; N-S took 8 tricks (9 needed): down 1.")])
+    ("3", "Goal N-S 9 (contract 4S by S: 10 books, the Kitty counted as the bidder's discard)",
+     "Contract 4S by S: 10 books, the Kitty counted as the bidder's discard; N-S took 8 tricks (9 needed): down 1.")])
 def test_a_contract_is_the_goal_as_in_puzzles(board, goal, end):
     """Without a Goal tag the contract is the goal, counted as puzzles
     counts it (bid whist took no account of the kitty's book or the

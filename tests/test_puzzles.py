@@ -348,17 +348,17 @@ def test_a_bid_whist_contract_goal_counts_the_kitty_book(tmp_path, seat_tag):
     assert res.exit_code == 0, res.stderr
     (o,) = json_lines(res)
     assert o["goal"] == {"side": "NS", "tricks": 9, "from": "Contract",
-                         "note": "contract 4S by S: 10 books, the kitty's counted"}
+                         "note": "contract 4S by S: 10 books, the Kitty counted as the bidder's discard"}
     html = tmp_path / "bw.html"
     assert run(["puzzles", str(path), "--html", str(html)]).exit_code in (0, 1)
-    assert "10 books, the kitty&#x27;s counted" in html.read_text()
+    assert "10 books, the Kitty counted as the bidder&#x27;s discard" in html.read_text()
     from whist_solve import Position, Solver
     hands = read_pbn_file(str(path))[0].hands
     south = Solver(16).ns_value(Position.make(hands, "S", "up", 2))   # S leading
     assert o["tricks"] == south and o["solved"] == (south >= 9)
     assert o["line"][0] in hands[2]
     words = " ".join(run(["puzzles", str(path)]).stdout.replace("│", " ").split())
-    assert "10 books, the kitty's counted" in words
+    assert "10 books, the Kitty counted as the bidder's discard" in words
 
 
 def test_a_contract_goal_already_won_needs_no_more_tricks():
@@ -371,3 +371,22 @@ def test_a_contract_goal_already_won_needs_no_more_tricks():
     (obj,) = json_lines(r)
     assert obj["goal"]["tricks"] == 0 and obj["solved"] is True
     assert obj["goal"]["note"] == "contract 3NT by S: 9 tricks, 11 already won"
+
+
+def test_the_summary_is_bounded_and_says_what_it_cut(tmp_path):
+    # 25 failing puzzles and 25 bad boards in one file: 20 failures named
+    # then "and 5 more"; 20 errors, then "... and 5 more errors in FILE"
+    # (puzzles printed neither: an 8,000-character line for 300 failures)
+    from support.cli_run import board, run
+    fail = "".join(board(i, "N:A... K... Q... J...", '[Trump "NT"]', '[Leader "E"]',
+                         '[Goal "EW 1"]') for i in range(1, 26))
+    bad = "".join(board(100 + i, "N:A... K... Q... J...", '[Trump "Q"]', '[Leader "E"]',
+                        '[Goal "NS 1"]') for i in range(1, 26))
+    p = tmp_path / "many.pbn"
+    p.write_text(fail + bad)
+    r = run(["puzzles", str(p)])
+    assert r.exit_code == 2
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("failed: ") and last.endswith(" and 5 more")
+    assert last.count("many.pbn: board") == 20
+    assert f"... and 5 more errors in {p}" in r.stderr

@@ -464,7 +464,7 @@ def test_bid_whist_lead_question_refusals(tmp_path):
     assert res.exit_code == 2 and "needs the bid (a Contract tag or --contract)" in res.stderr
     res = run(["simulate", path, "--count", "1", "-q", "lead", "--contract", "2S", "--json"])
     assert res.exit_code == 0, res.stderr
-    assert json_lines(res)[0]["need"] == 7          # 8 books, the kitty's counted
+    assert json_lines(res)[0]["need"] == 7          # 8 books, the Kitty counted as the bidder's discard
 
 
 def test_bid_whist_lead_question_takes_the_bidder_from_the_option(tmp_path):
