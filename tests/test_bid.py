@@ -493,9 +493,20 @@ def test_keeps_handed_over_give_the_same_exchanges(seed, steal_min, tt_mb, monke
     monkeypatch.setattr(bid._Sharing, "help", help)
     monkeypatch.setattr(bid._KeepWork, "steal", steal)
     monkeypatch.setattr(bid._Probe, "keeps_until", keeps_until)
-    two = analyse_bid(hands, kitty, bidder, solver=Solver(tt_mb), threads=2, tt_mb=tt_mb)
-    assert _brief(two, nodes=False) == _brief(one, nodes=False)
-    assert sum(ex.stats.shared for ex in two) >= 1
+    # Whether a keep is handed over depends on the threads' timing: on a
+    # machine busy with other tests the idle thread may look only when too
+    # few keeps are left (one run of the whole suite in many).  Every run
+    # must give the same exchanges; one of three must hand keeps over.
+    shared = 0
+    for _attempt in range(3):
+        idle.clear()
+        taken.clear()
+        two = analyse_bid(hands, kitty, bidder, solver=Solver(tt_mb), threads=2, tt_mb=tt_mb)
+        assert _brief(two, nodes=False) == _brief(one, nodes=False)
+        shared = sum(ex.stats.shared for ex in two)
+        if shared:
+            break
+    assert shared >= 1
 
 
 def test_threads_fall_back_when_a_second_table_does_not_fit(monkeypatch):
