@@ -15,6 +15,7 @@ the output is the same, byte for byte, whatever runs it.
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from typing import List, Optional
 
@@ -90,9 +91,9 @@ def simulate(
     files: List[str] = FILES_ARG,
     question: Optional[str] = typer.Option(
         None, "--question", "-q", callback=_question_option, metavar="bid|lead|tricks",
-        help="What to answer. Default: bid for a bid whist board with a Bidder whose hand is "
-             "known; lead when the board gives a trump and a leader whose hand is known; "
-             "else tricks."),
+        help="What to answer. Default: lead with --contract; bid for a bid whist board with a "
+             "Bidder whose hand is known; lead when the board gives a trump and a leader whose "
+             "hand is known; else tricks."),
     count: Optional[int] = typer.Option(
         None, "--count", "-n", min=1, metavar="N",
         help="Samples (deals) to solve. Default: 100 for bid, 200 for lead and tricks."),
@@ -121,7 +122,8 @@ def simulate(
     bidder: Optional[str] = BIDDER_OPT,
     strain: Optional[List[str]] = typer.Option(
         None, "--strain", callback=strains_option, metavar="S|H|D|C|NT",
-        help="tricks: only these strains (repeat, or S,H,...). Default: all five."),
+        help="tricks: only these strains (repeat, or S,H,...). Default: --trump's, else "
+             "classic whist's TrumpCard suit, else all five."),
     min_bid_3: bool = typer.Option(False, "--min-bid-3",
                                    help="bid: the lowest bid is 3 (9 books)."),
     nt_double: bool = NT_DOUBLE_OPT,
@@ -159,6 +161,10 @@ def simulate(
     contract_obj = _contract_option(contract)
     if contract_obj is not None and question == "bid":
         raise typer.BadParameter("a contract is for the lead question", param_hint="--contract")
+    if (contract_obj is not None and ranking is not None and ranking != contract_obj.ranking
+            and re.search(r"up|down|\u2191|\u2193", contract, re.IGNORECASE)):
+        raise typer.BadParameter(f"--ranking {ranking} and --contract {contract}: the contract "
+                                 "gives the ranking", param_hint="--ranking")
     if contract_obj is not None and trump is not None and trump != contract_obj.strain:
         raise typer.BadParameter(f"--trump {trump} and --contract {contract}: the contract "
                                  "gives the trump", param_hint="--trump")
@@ -171,7 +177,8 @@ def simulate(
                "--boston": (("bid",), boston), "--declarer": (("lead",), declarer),
                "--strain": (("tricks",), strain), "--trump": (("lead", "tricks"), trump),
                "--ranking": (("lead", "tricks"), ranking),
-               "--leader": (("lead", "tricks"), leader)}
+               "--leader": (("lead", "tricks"), leader), "--contract": (("lead",), contract),
+               "--bidder": (("bid", "lead"), bidder)}
     unused: set = set()
 
     def warn_unused(board, asked):
@@ -354,6 +361,26 @@ def default_question(board, pd, *, trump=None, leader=None, contract=None, bidde
 # Running one board
 
 
+def _raised_unreachable(results, agg):
+    """The results, a batch that cannot run before any sample (an
+    unreachable scheduler, raised by the batch itself rather than given in
+    an item's place) being :class:`Unreachable`: the run stops there, not
+    after the same wait on every board."""
+    it = iter(results)
+    while True:
+        try:
+            result = next(it)
+        except StopIteration:
+            return
+        except WorkersUnavailable:
+            raise                 # (the default --jobs goes on in this process)
+        except BatchError as e:
+            if agg.samples == 0:
+                raise Unreachable(str(e)) from None
+            raise
+        yield result
+
+
 def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
                time_budget: Optional[float], backend):
     """The aggregate of ``count`` samples, streamed in input order through
@@ -377,7 +404,7 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
             if deadline is not None and time.monotonic() >= deadline:
                 agg.partial = True
             else:
-                for result in results:
+                for result in _raised_unreachable(results, agg):
                     if isinstance(result, BatchError) and agg.samples == 0:
                         raise Unreachable(str(result))
                     if isinstance(result, BaseException):

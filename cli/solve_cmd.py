@@ -10,8 +10,7 @@ import typer
 
 from whist_solve.cards import Position, sort_cards
 from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
-from whist_solve.errors import WhistError
-from whist_solve.vocab import SEATS
+from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
 from .html import HtmlPage, write_page
@@ -179,9 +178,10 @@ def _contract_shown(board, pos: Position, trump: Optional[str], ranking: Optiona
                     leader: Optional[str]) -> Tuple[Optional[str], Optional[str]]:
     """The Contract tag for the header, as whist-solve names contracts
     ('4 H down' is 4H↓), and None; or, when the position is solved in
-    another strain or ranking than the contract's, or with another first
-    leader than the contract's, None and what sets the contract aside
-    ('contract 2H by N set aside (--leader W)')."""
+    another strain or ranking than the contract's, or with a --leader other
+    than the contract's opening leader (the declarer's left, in bid whist
+    the bidder), None and what sets the contract aside ('contract 2H by N
+    set aside (--leader W)')."""
     c = board.contract()
     if c is None:
         return None, None
@@ -192,18 +192,13 @@ def _contract_shown(board, pos: Position, trump: Optional[str], ranking: Optiona
         why.append(f"--trump {trump}" if trump is not None else "the Trump tag")
     if c.ranking != pos.ranking:
         why.append(f"--ranking {ranking}" if ranking is not None else "the Ranking tag")
-    if leader is not None and board.leader(leader) != _own_leader(board):
+    seat = board.declaring_seat()
+    if (leader is not None and seat is not None
+            and board.leader(leader) != opening_leader(seat, board.game() == "bid")):
         why.append(f"--leader {leader.upper()}")
     if not why:
         return c.name(), None
-    seat = board.declaring_seat()
     by = "" if seat is None else f" by {SEATS[seat]}"
     return None, f"contract {c.name()}{by} set aside ({', '.join(why)})"
 
 
-def _own_leader(board) -> Optional[int]:
-    """The first leader the file gives, without --leader (None: it gives none)."""
-    try:
-        return board.leader()
-    except WhistError:
-        return None

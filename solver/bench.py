@@ -578,10 +578,19 @@ def _baseline_problem(doc) -> Optional[str]:
     """What makes ``doc`` unfit as a baseline, or None."""
     if not isinstance(doc, dict) or not isinstance(doc.get("sets"), dict):
         return "no 'sets' object"
+    # the settings compared (settings_changed): absent, or of their kind
+    for key in ("jobs", "repeat"):
+        if doc.get(key) is not None and not (_count(doc[key]) and doc[key] >= 1):
+            return f"'{key}' is {doc[key]!r}, not a whole number of at least 1"
     for name, entry in doc["sets"].items():
         deals = entry.get("per_deal") if isinstance(entry, dict) else None
         if not isinstance(deals, list):
             return f"set {name}: no 'per_deal' list"
+        if entry.get("tt_mb") is not None and not (_count(entry["tt_mb"], float)
+                                                    and entry["tt_mb"] > 0):
+            return f"set {name}: 'tt_mb' is {entry['tt_mb']!r}, not a number of MB"
+        if entry.get("symmetry") is not None and not isinstance(entry["symmetry"], bool):
+            return f"set {name}: 'symmetry' is {entry['symmetry']!r}, not true or false"
         for d in deals:
             if not (isinstance(d, dict) and isinstance(d.get("board"), str)
                     and _count(d.get("nodes")) and _count(d.get("time"), float)):

@@ -146,7 +146,10 @@ def iter_deal_pbn(count: int, seed: int, game: str, constraints=None,
     if constraints:
         # (constraints: a whist_solve.constraints.Constraints)
         accept = constraints.test_unchecked
-        options = "".join(f" --constraint {shlex.quote(t)}" for t in constraints.texts)
+        # (on one line: a line break in a constraint, white space to the
+        # language, would end the % line and leave the rest as bad PBN)
+        options = "".join(f" --constraint {shlex.quote(' '.join(t.split()))}"
+                          for t in constraints.texts)
     yield (f"% PBN 2.1\n% whist-solve deal --variant {game} --count {count} --seed {seed}"
            f"{options}\n")
     for i in range(count):

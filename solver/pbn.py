@@ -124,10 +124,11 @@ KNOWN_TAGS = (
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 # The tags whose value changes what is solved: given twice with two values
 # in one game, the board is bad input (which one was meant?).
+# (Values are compared in any case and spacing; "#" and "##" values, which
+# name another game's, are not compared.)
 DECIDING_TAGS = frozenset((
-    "Deal", "Dealer", "Vulnerable", "Declarer", "Contract", "Result", "Play", "Trump",
-    "Ranking", "Leader", "Kitty", "Undealt", "Bidder", "Goal", "Variant", "Unseen",
-    "TrumpCard", "Vul"))
+    "Deal", "Dealer", "Declarer", "Contract", "Result", "Play", "Trump", "Ranking",
+    "Leader", "Kitty", "Undealt", "Bidder", "Goal", "Variant", "Unseen", "TrumpCard"))
 # Control bytes that do not belong in a text file (tab, LF, VT, FF, CR and
 # the DOS end-of-file mark ^Z are allowed).
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26)) + b"\x7f"
@@ -318,8 +319,7 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                 elif name in game.tags:
                     if name == "Constraint":
                         game.more_constraints.append(value)
-                    elif (name in DECIDING_TAGS
-                          and value.strip() != game.tags[name].strip()):
+                    elif name in DECIDING_TAGS and _differ(game.tags[name], value):
                         game.errors.append(
                             f"line {tok.line}: the {name} tag given twice, "
                             f"{_shown(game.tags[name])} then {_shown(value)}: which is meant?")
@@ -352,6 +352,14 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                 outside_reported = True
             i += 1
     return games
+
+
+def _differ(first: str, again: str) -> bool:
+    """Do two values of one tag say different things (in any case and
+    spacing; an inherited "#" or "##" value is not compared)?"""
+    if first.lstrip().startswith("#") or again.lstrip().startswith("#"):
+        return False
+    return " ".join(first.split()).lower() != " ".join(again.split()).lower()
 
 
 def _shown(value: str) -> str:
@@ -462,7 +470,7 @@ def _bom_text(data: bytes, filename: str) -> Optional[str]:
 _TAG_OPEN_RE = re.compile(rb'\[[ \t]*' + _TAG_NAME_RE.pattern.encode() + rb'[ \t]+"')
 
 
-_FEW_CONTROLS = 4
+_FEW_CONTROLS = 8
 
 
 def _binary_start(data: bytes) -> Optional[int]:
@@ -472,8 +480,10 @@ def _binary_start(data: bytes) -> Optional[int]:
     nul = data.find(b"\x00")
     controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
     # (a few stray control bytes are no binary data, even in a short file:
-    # one in a 90-byte file was 1%)
-    if nul < 0 and not (controls >= _FEW_CONTROLS and controls * 100 >= len(data)):
+    # one in a 90-byte file was 1%; a short file is binary when a tenth of
+    # it is control bytes)
+    if nul < 0 and not (controls * 100 >= len(data)
+                        and (controls >= _FEW_CONTROLS or controls * 10 >= len(data))):
         return None
     first = nul if nul >= 0 else len(data)
     if controls:

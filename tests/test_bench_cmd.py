@@ -110,6 +110,17 @@ def test_a_baseline_of_other_settings_is_no_regression(tmp_path):
     (c,) = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
     assert c["settings_changed"] == ["--jobs 1 (now 2)"]
     assert c["nodes_comparable"] and not c["nodes_changed"] and not c["regression"]
+    # settings of the wrong kind: not a baseline (an internal error, or
+    # "false" read as true)
+    for where, key, value in (("set", "tt_mb", "16"), ("set", "symmetry", "false"),
+                              ("top", "jobs", 0)):
+        odd = json.loads(base.read_text())
+        (odd["sets"]["random"] if where == "set" else odd)[key] = value
+        bad = tmp_path / f"odd_{key}.json"
+        bad.write_text(json.dumps(odd))
+        r = _bench("--set", "random", "--limit", "2", "--baseline", str(bad))
+        assert r.exit_code == 2 and "not a baseline saved by --save-baseline" in r.stderr, key
+        assert f"'{key}' is {value!r}" in r.stderr
     # the same settings: the regression is called
     r = _bench("--set", "random", "--limit", "2", "--tt-mb", "1", "--baseline", str(base))
     assert r.exit_code == 1 and "REGRESSION" in r.stderr

@@ -684,6 +684,10 @@ def test_solve_header_says_when_an_option_sets_the_contract_aside(tmp_path):
          "contract 1NT by W set aside (--ranking down, --leader S)", None),
         ([str(q)], "contract 1NT by W set aside (the Trump tag)", None),
     ]
+    # no Declarer: no opening leader to set aside
+    n = tmp_path / "n.pbn"
+    n.write_text(board(1, TWO, '[Contract "1NT"]'))
+    cases.append(([str(n), "--leader", "E"], "contract 1NT", "set aside"))
     for args, said, unsaid in cases:
         r = run(["solve", *args], env={"COLUMNS": "200"})
         assert r.exit_code == 0, r.stderr
@@ -730,6 +734,13 @@ def test_deal_with_constraints(monkeypatch):
         assert _hcp(n) >= 16
         assert sum(c[0] == "S" for c in s) >= 5 or sum(c[0] == "H" for c in s) >= 5
     assert run(args).stdout == r.stdout                    # the same seed, the same deals
+    # a line break in a constraint stays out of the PBN (the header's %
+    # line ended there, and the rest was a bad board for every reader)
+    r = run(["deal", "-s", "3", "-c", "hcp(N) >= 10\nand spades(S) >= 4\r"])
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1].endswith("--constraint 'hcp(N) >= 10 and spades(S) >= 4'")
+    (b,) = _read(r.stdout)
+    assert not b.errors
     # bid whist: 12 cards and the jokers, a constraint on them
     r = run(["deal", "--variant", "bid", "--count", "3", "--seed", "1", "-c", "jokers(E) == 2"])
     assert r.exit_code == 0

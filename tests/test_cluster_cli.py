@@ -17,7 +17,7 @@ import pytest
 from support.cli_run import board, run
 from support.cluster import wait_workers
 from support.procs import pool_children
-from support import BENCH_DATA, TEST_DATA
+from support import BENCH_DATA, ROOT, TEST_DATA
 from whist_solve.cards import full_deck
 from whist_solve.dealing import shuffled_deck, split_deck
 from whist_solve.pbn import format_deal
@@ -128,6 +128,17 @@ def test_unreachable_scheduler_is_an_error_at_once(files):
     assert proc.returncode == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_simulate_stops_at_an_unreachable_scheduler():
+    # the three boards of the example: one message, the run stopped (each
+    # board waited for the scheduler in turn, an error on each)
+    proc = subprocess.run(CLI + ["simulate", str(ROOT / "examples" / "simulate.pbn"), "--json",
+                                 "-n", "2", "--scheduler", "tcp://127.0.0.1:1"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("cannot reach the Dask scheduler at tcp://127.0.0.1:1") == 1
+    assert proc.stderr.startswith("error: --scheduler: ")
 
 
 def test_bad_scheduler_option():

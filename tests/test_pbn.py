@@ -448,6 +448,11 @@ def test_duplicate_tag_first_wins_unless_it_decides_the_analysis():
     assert b.errors == ["line 3: the Trump tag given twice, 'S' then 'H': which is meant?"]
     with pytest.raises(WhistError, match="given twice"):
         b.position()
+    # the same value in another case or spacing, an inherited "#", a tag
+    # no analysis reads: not two values
+    b = one('[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n[trump " s "]\n[Dealer "N"]\n'
+            '[Dealer "#"]\n[Vulnerable "None"]\n[Vulnerable "Love"]')
+    assert b.errors == [] and b.trump() == "S"
 
 
 def test_tag_names_in_any_case_are_the_standard_s():
@@ -483,8 +488,12 @@ def test_windows_1252_punctuation_and_a_stray_control_byte(tmp_path):
     (b,) = read_pbn_file(str(f))
     # curly quotes and a dash, not the control characters U+0093...
     assert b.tags["Title"] == "The \u201cBath\u201d coup \u2013 caf\u00e9"
-    # one control byte in a short file is no binary data (it was refused)
+    # one control byte in a short file is no binary data (it was refused),
+    # nor four in a hundred bytes
     assert b.tags["Event"] == "\x01" and b.errors == []
+    g = tmp_path / "g.pbn"
+    g.write_bytes(b'[Event "\x01\x02\x03\x04"][Deal "N:A... K... Q... J..."]\n' + b" " * 50)
+    assert read_pbn_file(str(g))[0].errors == []
 
 
 def test_missing_empty_line_between_games():

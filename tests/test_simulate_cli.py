@@ -534,6 +534,16 @@ def test_options_a_question_does_not_use_are_said_or_refused(tmp_path):
     assert r.stderr.count("--strain: not used by the bid question (board B1)") == 1
     assert "--min-bid-3: not used by the tricks question (board T1)" in r.stderr
     assert list(t["table"]) == ["H"]
+    # --contract and --bidder where the question is tricks: said too
+    r = run(["simulate", "--json", "-n", "2", "--question", "tricks", "--contract", "3NT",
+             "--bidder", "S", str(p)])
+    assert r.exit_code == 0, r.stderr
+    assert "--contract: not used by the tricks question (board B1)" in r.stderr
+    assert "--bidder: not used by the tricks question (board B1)" in r.stderr
+    # a contract that names its ranking, and another --ranking: refused
+    r = run(["simulate", "-n", "2", "--contract", "4S down", "--ranking", "up", str(p)])
+    assert r.exit_code == 2
+    assert "the contract gives the ranking" in " ".join(r.stderr.replace("\u2502", " ").split())
     # --trump names the tricks question's strain, as in table
     r = run(["simulate", "--json", "-n", "2", "--question", "tricks", "--trump", "D", str(p)])
     assert r.exit_code == 0, r.stderr
