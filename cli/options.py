@@ -211,6 +211,23 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar=
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
+# Where in a board's Play section the position starts (solve, play).
+FROM_LEAD_OPT = typer.Option(False, "--from-lead",
+                             help="Start from the opening lead (the Play section is ignored).")
+AFTER_TRICK_OPT = typer.Option(None, "--after-trick", min=0, metavar="N",
+                               help="Start from the position after the first N tricks of the "
+                                    "Play section.")
+
+
+def play_stop(from_lead: bool, after_trick: Optional[int]) -> Optional[int]:
+    """The complete tricks of the Play section to play first (None: all)
+    for --from-lead and --after-trick, which exclude each other."""
+    if from_lead and after_trick is not None:
+        raise typer.BadParameter("choose one of --from-lead and --after-trick",
+                                 param_hint="--after-trick")
+    return 0 if from_lead else after_trick
+
+
 TT_OPT = typer.Option(DEFAULT_TT_MB, "--tt-mb", min=1, metavar="MB", callback=tt_option, help="Size of the transposition table in MB.")
 JOBS_OPT = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                         help="Solve the boards on this many processes (results keep the file's order).")

@@ -25,7 +25,8 @@ from whist_solve.puzzle import Goal, find_goal
 from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
-from .options import LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT
+from .options import (AFTER_TRICK_OPT, FROM_LEAD_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT,
+                      play_stop)
 from .runner import EXIT_BAD, Run, file_name, make_solver, shorten, writing_out
 
 # The longest input line taken as a move (a card or a word fits in a few).
@@ -55,6 +56,8 @@ def play(
     leader: Optional[str] = LEADER_OPT,
     auto_forced: bool = typer.Option(False, "--auto-forced",
                                      help="Play a seat's only legal card without asking."),
+    from_lead: bool = FROM_LEAD_OPT,
+    after_trick: Optional[int] = AFTER_TRICK_OPT,
     tt_mb: int = TT_OPT,
 ) -> None:
     """Play a board out interactively, with the double-dummy value of
@@ -66,8 +69,12 @@ def play(
     (mistakes and tricks lost) ends the board or [bold]quit[/].
 
     Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
-    [bold]undo[/], [bold]hint[/], [bold]quit[/].
+    [bold]undo[/], [bold]hint[/], [bold]quit[/].  The cards of the
+    board's [bold]Play[/] section are played first (the first N tricks with
+    [bold]--after-trick N[/], none with [bold]--from-lead[/]: a recorded
+    hand played again from the start).
     """
+    stop = play_stop(from_lead, after_trick)
     run = Run(False)
     if sys.stdin is None or sys.stdin.closed:
         run.error("", "standard input is closed: play reads the cards to play from it")
@@ -79,7 +86,7 @@ def play(
     except (AttributeError, ValueError, OSError):
         pass
     try:
-        session = _load(file, board, trump, ranking, leader)
+        session = _load(file, board, trump, ranking, leader, stop)
     except WhistError as e:
         run.error("", str(e))
         raise typer.Exit(EXIT_BAD)
@@ -110,7 +117,9 @@ def _select(boards, wanted: Optional[str], name: str):
     raise WhistError(f"{name}: no board {w!r} (boards: {labels})")
 
 
-def _load(path: str, wanted, trump, ranking, leader) -> "Session":
+def _load(path: str, wanted, trump, ranking, leader, stop: Optional[int] = None) -> "Session":
+    """The session of board ``wanted`` of the file, after the first
+    ``stop`` tricks of its Play section (None: all its cards)."""
     name = file_name(path)
     try:
         boards = read_pbn_file(path)
@@ -126,8 +135,10 @@ def _load(path: str, wanted, trump, ranking, leader) -> "Session":
         raise WhistError(f"{name}: {b.named}: " + "; ".join(str(x) for x in b.errors))
     try:
         start = b.start_position(trump=trump, ranking=ranking, leader=leader)
-        pos = b.position(trump=trump, ranking=ranking, leader=leader)
+        pos = b.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
         before = b.play_cards(pos.trump, pos.ranking)
+        if stop is not None:
+            before = before[:4 * stop]
         goal = find_goal(b, pos)     # (the goal puzzles would set, or None)
     except WhistError as e:
         raise WhistError(f"{name}: {e}") from None

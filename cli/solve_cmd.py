@@ -14,8 +14,9 @@ from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
-                      SCHEDULER_OPT, TRUMP_OPT, TT_OPT, check_output_target)
+from .options import (AFTER_TRICK_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT, JSON_OPT,
+                      LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
+                      check_output_target, play_stop)
 from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
 
 
@@ -28,11 +29,8 @@ def solve(
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
-    from_lead: bool = typer.Option(False, "--from-lead",
-                                   help="Solve from the opening lead (the Play section is ignored)."),
-    after_trick: Optional[int] = typer.Option(None, "--after-trick", min=0, metavar="N",
-                                              help="Solve the position after the first N tricks "
-                                                   "of the Play section."),
+    from_lead: bool = FROM_LEAD_OPT,
+    after_trick: Optional[int] = AFTER_TRICK_OPT,
     html: Optional[str] = HTML_OPT,
 ) -> None:
     """Value of the position for the side on turn, the value of each legal
@@ -41,10 +39,7 @@ def solve(
     Cards of the board's [bold]Play[/] section are played first (all of them,
     the first N tricks with [bold]--after-trick N[/], none with [bold]--from-lead[/]).
     """
-    if from_lead and after_trick is not None:
-        raise typer.BadParameter("choose one of --from-lead and --after-trick",
-                                 param_hint="--after-trick")
-    stop = 0 if from_lead else after_trick
+    stop = play_stop(from_lead, after_trick)
     check_output_target(html, files)
     run = Run(json_out)
     backend = run.backend(jobs, scheduler)

@@ -324,3 +324,21 @@ def test_a_whole_classic_whist_deal_ends_with_its_score(tmp_path):
     from support import ROOT
     r = run(["play", str(ROOT / "examples" / "deal.pbn"), "--board", "1"], input="\n" * 60 + "quit\n")
     assert "Classic whist:" not in r.stdout
+
+
+def test_a_recorded_hand_played_again_from_the_start_or_from_a_trick():
+    # examples/played.pbn records every trick: play showed only "the play
+    # is over"; --from-lead starts at the opening lead, --after-trick N
+    # after N of the recorded tricks (as solve)
+    from support import ROOT
+    path = str(ROOT / "examples" / "played.pbn")
+    r = run(["play", path, "--from-lead"], input="quit\n")
+    assert r.exit_code == 0, r.stderr
+    assert "Tricks won: N-S 0, E-W 0." in r.stdout and "play is over" not in r.stdout
+    r = run(["play", path, "--after-trick", "3"], input="quit\n")
+    assert r.exit_code == 0, r.stderr
+    assert "Tricks won: N-S 3, E-W 0." in r.stdout
+    r = run(["play", path, "--from-lead", "--after-trick", "3"], input="quit\n")
+    assert r.exit_code == 2
+    r = run(["play", path, "--after-trick", "14"], input="quit\n")
+    assert r.exit_code == 2 and "cannot stop after trick 14" in r.stderr
