@@ -27,8 +27,8 @@ from whist_solve.bid import Scoring
 from whist_solve.constraints import ConstraintError, Constraints
 from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
-from whist_solve.simulate import (bid_question, lead_question, run_samples, tricks_question,
-                                  work_items)
+from whist_solve.simulate import (bid_question, lead_question, only_deal, run_samples,
+                                  tricks_question, work_items)
 from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
@@ -395,7 +395,9 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
         raise WhistError(f"{e}; no sample can be dealt") from None
     start = time.monotonic()
     deadline = None if time_budget is None else start + time_budget
-    items = work_items(problem, seed, count, chunk=1)
+    # every card known: one deal, solved once and counted for each sample
+    same = only_deal(problem)
+    items = work_items(problem, seed, 1 if same else count, chunk=1)
     results = run_map(run_samples, items, backend, tt_mb=problem.tt_mb)
     stopped: Optional[Interrupted] = None
     with run.progress(count, where, eta=True):
@@ -409,8 +411,9 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
                         raise Unreachable(str(result))
                     if isinstance(result, BaseException):
                         raise result
-                    agg.extend(result)
-                    run.advance(render.simulate_progress(run.style, agg, where))
+                    for _ in range(count if same else 1):
+                        agg.extend(result)
+                        run.advance(render.simulate_progress(run.style, agg, where))
                     if deadline is not None and time.monotonic() >= deadline \
                             and agg.samples < count:
                         agg.partial = True

@@ -560,3 +560,34 @@ def test_time_and_table_size_are_checked_before_the_run(tmp_path):
     r = run(["simulate", "--tt-mb", "99999999", path])
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.count("99,999,999 MB") == 1
+
+
+def test_every_card_known_is_solved_once(tmp_path, monkeypatch):
+    """A board whose hands (and kitty) are all known has one deal: it is
+    solved once and counted for every sample, the same output as solving
+    it each time (a bid question took 100 times bid's time)."""
+    import whist_solve.simulate as sim
+    calls = []
+    real = sim.BidQuestion.solve_sample
+
+    def counted(self, solver, deal):
+        calls.append(1)
+        return real(self, solver, deal)
+
+    monkeypatch.setattr(sim.BidQuestion, "solve_sample", counted)
+    src = (ROOT / "examples" / "deal.pbn").read_text().split("\n\n")
+    bw = next(g for g in src if '[Variant "bid"]' in g)
+    path = write(tmp_path, "bw.pbn", bw + "\n")
+    r = run(["simulate", path, "--json", "-n", "30", "--jobs", "1"])
+    assert r.exit_code == 0, r.stderr
+    (obj,) = json_lines(r)
+    assert obj["question"] == "bid" and obj["samples"] == 30 and len(calls) == 1
+    best = next(o for o in obj["options"] if (o["trump"], o["ranking"]) == ("NT", "down"))
+    assert best["hist"] == {"13": 30} and best["stderr"] == 0.0
+    # the library's simulate() too
+    calls.clear()
+    from whist_solve.pbn import read_pbn_file
+    from whist_solve.cli.simulate_cmd import build_problem
+    problem = build_problem(read_pbn_file(path)[0])
+    agg = sim.simulate(problem, 12, seed=1)
+    assert agg.samples == 12 and len(calls) == 1
