@@ -482,7 +482,7 @@ def _binary_start(data: bytes) -> Optional[int]:
     # (a few stray control bytes are no binary data, even in a short file:
     # one in a 90-byte file was 1%; a short file is binary when a tenth of
     # it is control bytes)
-    if nul < 0 and not (controls * 100 >= len(data)
+    if nul < 0 and not (controls and controls * 100 >= len(data)
                         and (controls >= _FEW_CONTROLS or controls * 10 >= len(data))):
         return None
     first = nul if nul >= 0 else len(data)

@@ -491,6 +491,11 @@ def test_windows_1252_punctuation_and_a_stray_control_byte(tmp_path):
     # one control byte in a short file is no binary data (it was refused),
     # nor four in a hundred bytes
     assert b.tags["Event"] == "\x01" and b.errors == []
+    # an empty file is empty, not binary
+    e = tmp_path / "e.pbn"
+    e.write_bytes(b"")
+    with pytest.raises(WhistError, match="empty file"):
+        read_pbn_file(str(e))
     g = tmp_path / "g.pbn"
     g.write_bytes(b'[Event "\x01\x02\x03\x04"][Deal "N:A... K... Q... J..."]\n' + b" " * 50)
     assert read_pbn_file(str(g))[0].errors == []
