@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 
 from .cards import Position
 from .errors import PositionError, WhistError
-from .vocab import SEATS, side_of
+from .vocab import BOOKS_FOR_LEVEL, SEATS, side_of
 from .engine import Solver
 
 
@@ -184,6 +184,16 @@ class Review:
                 and self.result != self.played_tricks):
             sentence += (f" (the recorded play gives {self._count(self.played_tricks)}, "
                          f"the Result tag {self._count(self.result)})")
+        elif (self.result is not None and not self.complete
+                and self.result != self.end_dd_tricks):
+            # a claim (or play not recorded) after the last recorded trick
+            last = self.cards[-1].trick if self.cards else 0
+            n = abs(self.result - self.end_dd_tricks)
+            moved = _NUMBER_WORDS.get(n, _plural(n, "trick"))
+            sentence += (f" (where the record stops, after trick {last}, double-dummy play "
+                         f"gives {self._count(self.end_dd_tricks)}: the claim or the play "
+                         f"after it {'gave up' if self.result < self.end_dd_tricks else 'gained'}"
+                         f" {moved})")
         return sentence
 
     def text(self) -> str:
@@ -277,6 +287,23 @@ def review_play(start: Position, cards: Sequence[str],
                   played, end_dd, contract, result, extra_books)
 
 
+def _relative_result(value: str, level: int, strain: str) -> str:
+    """A Result written against the contract, as score sheets and club
+    sites do ('=', '+2', '-1', '3NT+2', '4S='), as the count it means (the
+    contract's tricks, or books in bid whist, and the difference); any
+    other value, or one naming another contract, as it is."""
+    m = re.fullmatch(r"(?:([1-7])\s*(NT|N|[SHDC])\s*X{0,2}\s*)?([=+-])\s*([0-9]{0,2})", value,
+                     re.IGNORECASE)
+    if not m or (m.group(3) == "=") != (m.group(4) == ""):
+        return value
+    if m.group(1) and (int(m.group(1)) != level
+                       or m.group(2).upper().replace("NT", "N") != strain.replace("NT", "N")):
+        return value
+    need = level + BOOKS_FOR_LEVEL
+    k = 0 if m.group(3) == "=" else int(m.group(4)) * (1 if m.group(3) == "+" else -1)
+    return str(need + k) if need + k >= 0 else value
+
+
 def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = None,
                  leader: Union[int, str, None] = None,
                  solver: Optional[Solver] = None) -> Review:
@@ -297,7 +324,9 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
         # (doubled, and downtown: in plain ASCII, as the verdict is)
         suffix = "X" * c.doubled + (" down" if c.ranking == "down" else "")
     result = None
-    value = (board.tags.get("Result") or "").strip().lstrip("^")
+    written = value = (board.tags.get("Result") or "").strip().lstrip("^")
+    if contract is not None:
+        value = _relative_result(value, c.level, c.strain)
     if value and value not in ("?", "-"):
         # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks); in bid whist, books: the tricks
@@ -306,7 +335,9 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
         if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= most:
             what = (f"the books the bidder's side took, {extra} to {most}" if extra
                     else f"the tricks declarer took, 0 to {most}")
-            raise WhistError(f"{board.named}: bad Result tag {value!r} (expected {what})")
+            if contract is not None:
+                what += ", or '=', '+1', '-2' against the contract"
+            raise WhistError(f"{board.named}: bad Result tag {written!r} (expected {what})")
         result = int(value) - extra
     try:
         rv = review_play(start, cards, contract, result, declarer=decl, solver=solver,

@@ -21,7 +21,7 @@ from whist_solve.engine import Solver
 from whist_solve.pbn import read_pbn_file
 from whist_solve.review import review_board
 
-from support import TEST_DATA
+from support import ROOT, TEST_DATA
 from support.cli_run import board, json_lines, run
 from support.reference import ref_card_values, trick_winner
 
@@ -138,7 +138,7 @@ def test_a_result_that_is_no_count_of_tricks_is_a_board_error():
                          ("6", "4")):
         assert f"board {label}: bad Result tag '{value}'" in r.stderr, r.stderr
     # (a 3-card ending: at most 3 tricks; 13 was taken, and a difference of 11 printed)
-    assert "bad Result tag '4' (expected the tricks declarer took, 0 to 3)" in r.stderr
+    assert "bad Result tag '4' (expected the tricks declarer took, 0 to 3" in r.stderr
     objs = json_lines(r)
     assert [o["board"] for o in objs] == ["5", "7"]
     assert [o["result"]["tricks"] for o in objs] == [2, 3]
@@ -225,7 +225,7 @@ def test_bid_whist_review_counts_books(tmp_path):
     path.write_text(text.replace('[Result "8"]', '[Result "0"]') + "\n" + BW_PLAY)
     res = run(["review", str(path)])
     assert res.exit_code == 2
-    assert "bad Result tag '0' (expected the books the bidder's side took, 1 to 13)" in res.stderr
+    assert "bad Result tag '0' (expected the books the bidder's side took, 1 to 13" in res.stderr
 
 
 @pytest.mark.parametrize("contract, verdict, head", [("3NTX", "3NTX by S", "contract 3NTX by S"),
@@ -267,3 +267,43 @@ def test_a_board_without_play_is_skipped_whatever_else_it_lacks(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert "board 1: no recorded play (no cards in a Play section): nothing to review" in r.stderr
     assert "missing" not in r.stderr and r.stdout == ""
+
+
+def _played(result, tricks=13):
+    """examples/played.pbn with another Result, its Play section cut to
+    its first ``tricks`` tricks."""
+    text = (ROOT / "examples" / "played.pbn").read_text()
+    head, play = text.split('[Play "W"]\n')
+    lines = play.splitlines()[:tricks]
+    return head.replace('[Result "11"]', f'[Result "{result}"]') + '[Play "W"]\n' + \
+        "\n".join(lines) + "\n*\n"
+
+
+@pytest.mark.parametrize("result,tricks", [("=", 9), ("+2", 11), ("-1", 8), ("3NT+1", 10),
+                                           ("3n=", 9), ("10", 10)])
+def test_a_result_written_against_the_contract(tmp_path, result, tricks):
+    # score sheets write "=", "+2", "-1", "3NT+1": the board was refused
+    p = tmp_path / "r.pbn"
+    p.write_text(_played(result))
+    r = run(["review", "--json", str(p)])
+    assert r.exit_code == 0, r.stderr
+    assert json_lines(r)[0]["result"]["tricks"] == tricks
+
+
+def test_a_result_naming_another_contract_is_refused(tmp_path):
+    p = tmp_path / "r.pbn"
+    p.write_text(_played("4S+1"))
+    r = run(["review", "--json", str(p)])
+    assert r.exit_code == 2 and "'=', '+1', '-2' against the contract" in r.stderr
+
+
+def test_a_claim_that_gave_up_a_trick_is_said(tmp_path):
+    # the play recorded to trick 3, then a claim of 10 where double-dummy
+    # play from there gives 11: the verdict said "no card cost a trick"
+    p = tmp_path / "c.pbn"
+    p.write_text(_played("10", tricks=3))
+    r = run(["review", str(p)])
+    assert r.exit_code == 0, r.stderr
+    flat = " ".join(r.stdout.replace("\u2502", " ").split())
+    assert ("where the record stops, after trick 3, double-dummy play gives 11: the claim or "
+            "the play after it gave up a trick") in flat
