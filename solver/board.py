@@ -189,7 +189,9 @@ class PartialDeal:
 # Play section tokens (PBN 2.1 §3.2, §3.6): irregularities ^R/^L, note
 # references =1=, NAGs $12, suffixes ! ? !! ?? !? ?!, the end marker *, the
 # continuation marker +, and cards (a dash for "no card").
-_PLAY_TOKEN_RE = re.compile(r"\^.|=\d*=|\$\d*|[!?]+|\*|\+|-|[A-Za-z0-9]+|\S")
+# (a card may be written with its suit's symbol, as web pages copy it: ♣6)
+_PLAY_TOKEN_RE = re.compile(r"\^.|=\d*=|\$\d*|[!?]+|\*|\+|-|[\u2660-\u2667][A-Za-z0-9]+"
+                            r"|[A-Za-z0-9]+|\S")
 
 
 @dataclass
@@ -762,5 +764,12 @@ class Board:
                 pos = pos.play(card)
             except PositionError as e:
                 # "illegal play HK by E: must follow S" -> "... by E in trick 3: ..."
-                raise self._err(str(e).replace(": ", f" in trick {i // 4 + 1}: ", 1)) from None
+                msg = str(e).replace(": ", f" in trick {i // 4 + 1}: ", 1)
+                if i >= 4 and "is on turn and" in msg:
+                    # (a trick written in the order played, from its leader)
+                    seat = self._play_seat()
+                    msg += (f" (each line of the Play section lists a trick's cards in seat "
+                            f"order from the Play tag's seat {SEATS[seat]}, whoever led it)"
+                            if seat is not None else "")
+                raise self._err(msg) from None
         return pos

@@ -1169,3 +1169,15 @@ def test_a_huge_hand_or_card_list_is_refused_in_linear_time():
                     % ("A" * n, "S2 " * n))
     assert any("card SA appears twice" in e for e in b.errors)
     assert any("card S2 appears twice" in e for e in b.errors)
+
+
+def test_play_section_cards_with_suit_symbols_and_the_seat_order_hint():
+    # ♠J as copied from a web page (it was "unknown card '♠'")
+    deal = '[Deal "N:A2.2.. K3.3.. Q4.4.. J5.5.."]\n[Trump "NT"]\n[Play "W"]\n'
+    b = one(deal + "\u2660J \u2660A \u2660K \u2660Q\n")
+    assert b.position().ns_tricks == 1
+    # trick 2 written from its leader (N) rather than from the Play tag's
+    # seat (W): the message says how PBN lists a trick
+    b = one(deal + "SJ SA SK SQ\nS2 S3 S4 S5\n")
+    with pytest.raises(WhistError, match="in seat order from the Play tag's seat W, whoever led it"):
+        b.position()
