@@ -154,7 +154,8 @@ def values_and_line(pos: Position, obj: Mapping, side: str, heading: str,
 
 def line_table(pos: Position, line: Sequence[str]) -> str:
     """The line trick by trick: the leader, each seat's card (the winner's
-    underlined), the winner and the tricks of each side."""
+    underlined), the winner and the tricks of each side counted from the
+    solved position, as the terminal and the value above count them."""
     if not line:
         return ""
     out = ['<table class="line"><tr><th>trick</th><th>lead</th>'
@@ -184,7 +185,8 @@ def line_table(pos: Position, line: Sequence[str]) -> str:
                 attr = f' class="{" ".join(cls)}"' if cls else ""
                 cells.append(f"<td{attr}>{cell}</td>")
             out.append(f"<tr><td>{number}</td><td>{SEATS[leader]}</td>{''.join(cells)}"
-                       f"<td>{SEATS[w]}</td><td>{p.ns_tricks}</td><td>{p.ew_tricks}</td></tr>")
+                       f"<td>{SEATS[w]}</td><td>{p.ns_tricks - pos.ns_tricks}</td>"
+                       f"<td>{p.ew_tricks - pos.ew_tricks}</td></tr>")
             number += 1
             row = {}
     out.append("</table>")

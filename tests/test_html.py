@@ -334,3 +334,21 @@ def test_sigterm_while_the_page_is_written_leaves_no_temporary_file(tmp_path):
     assert r.returncode == 143, r.stderr
     assert "terminated (SIGTERM)" in r.stderr
     assert os.listdir(tmp_path) == []
+
+
+def test_the_page_s_line_counts_tricks_from_the_solved_position(tmp_path):
+    # board 4 of the example: E-W won trick 1 before the position; the
+    # page's running counts included it ("4 2" at the end, under a heading
+    # of N-S 4, E-W 1), the terminal's and the JSON's do not
+    text = (ROOT / "examples" / "deal.pbn").read_text().split("\n\n")
+    b4 = next(g for g in text if '[Board "4"]' in g)
+    src = tmp_path / "b4.pbn"
+    src.write_text(b4 + "\n")
+    page = tmp_path / "b4.html"
+    r = run(["solve", str(src), "--html", str(page)])
+    assert r.exit_code == 0, r.stderr
+    (obj,) = json_lines(run(["solve", "--json", str(src)]))
+    line = page.read_text().split('<table class="line">')[1].split("</table>")[0]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in line.split("<tr>")[2:]]
+    assert rows[-1][-2:] == [str(obj["ns_tricks"]), str(obj["ew_tricks"])]
+    assert obj["won"] == {"NS": 0, "EW": 1}
