@@ -45,8 +45,11 @@ def check(
     if contract is not None:
         try:
             fixed = parse_contract(contract)
-        except WhistError as e:
-            raise typer.BadParameter(str(e), param_hint="--contract")
+        except WhistError:
+            # (the bids of bid whist: no double, no Pass, as PBN's contracts have)
+            raise typer.BadParameter(f"bad bid {contract!r} (expected e.g. 4S, 3NT, "
+                                     "'4 S down', 4H\u2193, 5NT\u2191)",
+                                     param_hint="--contract") from None
         if not is_bid(fixed):
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
         if fixed.doubled:

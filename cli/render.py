@@ -1535,7 +1535,7 @@ def _known_hands_text(st: Style, board) -> Text:
 
 def _sim_head(st: Style, out: Mapping, extra: str = "") -> Text:
     t = Text()
-    t.append(f"{out['samples']} samples", style="bold")
+    t.append(plural(out['samples'], "sample"), style="bold")
     t.append(f", seed {out['seed']}")
     if extra:
         t.append(f"; {extra}")
@@ -1843,8 +1843,10 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
 
     parts.append(_sim_verdict(best, say, "lead"))
     if out["contract"] is None:
-        side = "N-S" if SEATS.index(out["declarer"]) % 2 == 0 else "E-W"
-        parts.append(_sim_head(st, out, f"{out['leader']} leads; {side} need {out['need']} of "
+        # (the Majority column is the leader's side's share)
+        side = "N-S" if SEATS.index(out["leader"]) % 2 == 0 else "E-W"
+        parts.append(_sim_head(st, out, f"{out['leader']} leads; {side} (the leader's side) "
+                                        f"need {agg.problem.spec.hand_size // 2 + 1} of "
                                         f"{agg.problem.spec.hand_size} tricks for the majority"))
     elif declares:
         book = agg.problem.kitty_book

@@ -600,7 +600,9 @@ class Board:
             seat = self._seat_tag(name)
             if seat is not None:
                 return (seat + 1) % 4
-        raise self._err("missing leader: no Leader, Play, Declarer or Dealer tag")
+        raise self._err("missing leader: no Leader, Play, "
+                        + ("Bidder, " if self.game() == "bid" else "")
+                        + "Declarer or Dealer tag")
 
     def _play_columns(self) -> list[str]:
         """The cards of the Play section in PBN column order ('-' for no

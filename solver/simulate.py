@@ -41,7 +41,7 @@ from .errors import WhistError
 from .vocab import SEATS, STRAINS, parse_seat, strain_of
 from .engine import (DEFAULT_TT_MB, Solver, check_solver, engine_card, equal_card_groups,
                      first_guess, grow_solvers)
-from .sampling import DealSpec, count_deals, deal_spec, sample_deal
+from .sampling import DealSpec, deal_spec, sample_deal
 
 __all__ = ["SimulationError", "BidQuestion", "LeadQuestion", "TricksQuestion", "bid_question",
            "lead_question", "tricks_question", "BidAggregate", "LeadAggregate",
@@ -736,4 +736,4 @@ def only_deal(problem) -> bool:
     """Is every card known (one deal only: every sample is that deal, its
     result the same, so it is solved once)?  A bid question of a board
     whose hands are all known took 100 times bid's time."""
-    return count_deals(problem.spec) == 1
+    return problem.spec.fixed

@@ -772,3 +772,21 @@ def test_every_json_object_ends_with_its_file(tmp_path, command):
     objs = json_lines(r)
     assert objs and [o["file"] for o in objs] == [str(a)] * (len(objs) // 2) + [str(b)] * (len(objs) // 2)
     assert all(list(o)[:2] == ["board", "deal"] and list(o)[-1] == "file" for o in objs)
+
+
+def test_small_wordings(tmp_path):
+    # a bid whist board without a leader names the Bidder among the tags
+    p = tmp_path / "bw.pbn"
+    p.write_text(board(1, "N:AK.Q.J. Q2.3.4. 3.K.A.J 4.4.5.6", '[Variant "bid"]', '[Trump "S"]'))
+    r = run(["solve", str(p)])
+    assert "missing leader: no Leader, Play, Bidder, Declarer or Dealer tag" in r.stderr
+    # check's --contract gives examples of what it takes (not Pass or 4SX)
+    r = run(["check", "--contract", "4", str(p)])
+    flat = " ".join(r.stderr.replace("\u2502", " ").split())
+    assert r.exit_code == 2 and "bad bid '4'" in flat and "Pass" not in flat
+    # one sample is "1 sample"; classic whist's majority is the leader's side's
+    q = tmp_path / "cl.pbn"
+    q.write_text(board(1, "N:A2... K..2. - -", '[Trump "NT"]', '[Leader "E"]'))
+    r = run(["simulate", "-n", "1", "--jobs", "1", str(q)])
+    flat = " ".join(r.stdout.replace("\u2502", " ").split())
+    assert "1 sample, seed 1; E leads; E-W (the leader's side) need 2 of 2 tricks" in flat

@@ -259,7 +259,7 @@ def test_trump_card_classic_whist_lead(tmp_path):
     assert o["need"] == 7 and o["declarer"] == "S"
     people = run(["simulate", path, "--count", "4"]).stdout
     words = " ".join(people.replace("│", " ").split())
-    assert "W leads; N-S need 7 of 13 tricks for the majority" in words
+    assert "W leads; E-W (the leader's side) need 7 of 13 tricks for the majority" in words
     assert "takes the majority in" in words
 
 
