@@ -353,6 +353,9 @@ class Board:
         if not hands:
             raise WhistError("no deal (missing Deal tag)")
         if not self._kitty:
+            if self.tag("Kitty", "Undealt") is not None:
+                raise WhistError("the kitty is empty: no exchange to make (solve, puzzles "
+                                 "and review play such a board as it is)")
             raise WhistError("no kitty (give a Kitty or Undealt tag)")
         if self.game() != "bid":
             raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "

@@ -191,3 +191,13 @@ def test_check_refuses_a_doubled_bid(tmp_path):
                                     '[Contract "3NTX"]'))
     res = run(["check", g])
     assert res.exit_code == 2 and "the Contract 3NTX is doubled" in res.stderr
+
+
+def test_an_empty_kitty_is_said_so(tmp_path):
+    # a Kitty tag with no card: "no kitty (give a Kitty tag)" misled
+    p = tmp_path / "ek.pbn"
+    p.write_text('[Board "1"]\n[Variant "bid"]\n[Deal "N:AK3...7 .AJ6..2 .Q4..53 64..2..H"]\n'
+                 '[Kitty "..."]\n[Bidder "S"]\n[Contract "1S"]\n')
+    for command in (["bid"], ["check"]):
+        r = run([*command, str(p)])
+        assert r.exit_code == 2 and "the kitty is empty: no exchange to make" in r.stderr
