@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 
 from .cards import Position
 from .errors import PositionError, WhistError
-from .vocab import BOOKS_FOR_LEVEL, SEATS, side_of
+from .vocab import BOOKS_FOR_LEVEL, SEATS, parse_contract, side_of
 from .engine import Solver
 
 
@@ -287,20 +287,24 @@ def review_play(start: Position, cards: Sequence[str],
                   played, end_dd, contract, result, extra_books)
 
 
-def _relative_result(value: str, level: int, strain: str) -> str:
-    """A Result written against the contract, as score sheets and club
-    sites do ('=', '+2', '-1', '3NT+2', '4S='), as the count it means (the
-    contract's tricks, or books in bid whist, and the difference); any
-    other value, or one naming another contract, as it is."""
-    m = re.fullmatch(r"(?:([1-7])\s*(NT|N|[SHDC])\s*X{0,2}\s*)?([=+-])\s*([0-9]{0,2})", value,
-                     re.IGNORECASE)
-    if not m or (m.group(3) == "=") != (m.group(4) == ""):
+def _relative_result(value: str, contract) -> str:
+    """A Result written against ``contract`` (a Contract), as score sheets
+    and club sites do ('=', '+2', '-1', '3NT+2', '4S='), as the count it
+    means (the contract's tricks, or books in bid whist, and the
+    difference); any other value, or one naming another contract, as it
+    is."""
+    m = re.fullmatch(r"(.*?)\s*([=+-])\s*([0-9]{0,2})", value)
+    if not m or (m.group(2) == "=") != (m.group(3) == ""):
         return value
-    if m.group(1) and (int(m.group(1)) != level
-                       or m.group(2).upper().replace("NT", "N") != strain.replace("NT", "N")):
-        return value
-    need = level + BOOKS_FOR_LEVEL
-    k = 0 if m.group(3) == "=" else int(m.group(4)) * (1 if m.group(3) == "+" else -1)
+    if m.group(1):
+        try:
+            named = parse_contract(m.group(1))
+        except WhistError:
+            return value
+        if (named.level, named.strain) != (contract.level, contract.strain):
+            return value
+    need = contract.level + BOOKS_FOR_LEVEL
+    k = 0 if m.group(2) == "=" else int(m.group(3)) * (1 if m.group(2) == "+" else -1)
     return str(need + k) if need + k >= 0 else value
 
 
@@ -326,7 +330,7 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     result = None
     written = value = (board.tags.get("Result") or "").strip().lstrip("^")
     if contract is not None:
-        value = _relative_result(value, c.level, c.strain)
+        value = _relative_result(value, c)
     if value and value not in ("?", "-"):
         # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks); in bid whist, books: the tricks
