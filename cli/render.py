@@ -1102,6 +1102,10 @@ def play_over(st: Style, board, pos, goal_line: str = "") -> Text:
     return t
 
 
+# The failed puzzles the summary names (300 made a line of 8,000 characters).
+MAX_FAILURES_LISTED = 20
+
+
 def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures) -> Text:
     """The last line of ``puzzles`` (stderr): solved, failed, errors, time."""
     t = Text()
@@ -1117,9 +1121,6 @@ def puzzles_summary(solved: int, failed: int, bad: int, elapsed: float, failures
         t.append("\nfailed: " + ", ".join(shown) + (f" and {more:,} more" if more else ""))
     return t
 
-
-# The failed puzzles the summary names (300 made a line of 8,000 characters).
-MAX_FAILURES_LISTED = 20
 
 # --------------------------------------------------------------------------
 # bench

@@ -85,12 +85,13 @@ def one_line_error(e: BaseException) -> str:
     return "error: " + " ".join(shorten(text).split("\n"))
 
 
-def board_json(board, **fields) -> dict:
+def board_json(board, deal: Optional[str] = None, **fields) -> dict:
     """A board's object of the ``--json`` output: its label and its deal
-    first, then ``fields`` in order, and last the file it came from (every
-    command's objects carry it: with several files, boards of one number
-    are told apart)."""
-    obj = {"board": board.label, "deal": board.deal_string(), **fields}
+    (``deal``, else the board's whole deal) first, then ``fields`` in
+    order, and last the file it came from (every command's objects carry
+    it: with several files, boards of one number are told apart)."""
+    obj = {"board": board.label, "deal": board.deal_string() if deal is None else deal,
+           **fields}
     obj.setdefault("file", board.file)
     obj["file"] = obj.pop("file")
     return obj

@@ -35,7 +35,7 @@ from . import render
 from .options import (BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
                       SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option, strains_option,
                       table_ranking_option, threads_option, tt_option)
-from .runner import EXIT_BAD, Run, stopped_by, worker_threads
+from .runner import EXIT_BAD, Run, board_json, stopped_by, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")
 # Default sample counts: the bid question solves ten exchanges a sample.
@@ -363,9 +363,9 @@ def default_question(board, pd, *, trump=None, leader=None, contract=None, bidde
 
 def _raised_unreachable(results, agg):
     """The results, a batch that cannot run before any sample (an
-    unreachable scheduler, raised by the batch itself rather than given in
-    an item's place) being :class:`Unreachable`: the run stops there, not
-    after the same wait on every board."""
+    unreachable scheduler: raised by the batch itself, or given in the
+    first item's place) being :class:`Unreachable`: the run stops there,
+    not after the same wait on every board."""
     it = iter(results)
     while True:
         try:
@@ -378,6 +378,8 @@ def _raised_unreachable(results, agg):
             if agg.samples == 0:
                 raise Unreachable(str(e)) from None
             raise
+        if isinstance(result, BatchError) and agg.samples == 0:
+            raise Unreachable(str(result))
         yield result
 
 
@@ -407,8 +409,6 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
                 agg.partial = True
             else:
                 for result in _raised_unreachable(results, agg):
-                    if isinstance(result, BatchError) and agg.samples == 0:
-                        raise Unreachable(str(result))
                     if isinstance(result, BaseException):
                         raise result
                     for _ in range(count if same else 1):
@@ -439,9 +439,6 @@ def _close(results) -> None:
 def _report(run: Run, board, agg) -> None:
     out = agg.to_json()
     if run.json:
-        obj = {"board": board.label, "deal": board.known_deal_string()}
-        obj.update(out)
-        obj["file"] = board.file
-        run.emit_json(obj)
+        run.emit_json(board_json(board, deal=board.known_deal_string(), **out))
         return
     run.emit(render.simulate_view(run.style, board, agg, out))

@@ -717,16 +717,15 @@ def simulate(problem, count: int, seed=0, solver=None,
         def stop():
             return time.monotonic() >= deadline
     spec = problem.spec
-    same = None          # the one result, when every sample is the same deal
+    one = only_deal(problem)     # every sample the same deal: solved once
+    result = None
     for i in range(agg.samples, count):
         if stop is not None and stop():
             agg.partial = True
             break
-        if same is None:
+        if result is None or not one:
             result = problem.solve_sample(solver, sample_deal(spec, seed, i))
-            if only_deal(problem):
-                same = result
-        agg.add(same if same is not None else result)
+        agg.add(result)
         if progress is not None:
             progress(agg)
     return agg
