@@ -17,7 +17,7 @@ from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
-from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
+from .options import (BOARDS_OPT, BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
                       MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT, threads_option)
 from .runner import Run, board_json, map_prepared, worker_threads
 
@@ -26,6 +26,7 @@ def bid(
     files: List[str] = FILES_ARG,
     bidder: Optional[str] = BIDDER_OPT,
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     min_bid_3: bool = MIN_BID_3_OPT,
     nt_double: bool = NT_DOUBLE_OPT,
     boston: int = BOSTON_OPT,
@@ -51,7 +52,7 @@ def bid(
     Reduced deals work too: hands of n cards and a kitty of m.
     """
     scoring = Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3)
-    run = Run(json_out)
+    run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
     n_threads = worker_threads(threads, backend)
     started = time.monotonic()

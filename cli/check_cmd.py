@@ -13,7 +13,7 @@ from whist_solve.errors import WhistError
 from whist_solve.vocab import SEATS, is_bid, parse_contract
 
 from . import render
-from .options import (BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
+from .options import (BOARDS_OPT, BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
                       NT_DOUBLE_OPT, SCHEDULER_OPT)
 from .runner import EXIT_NEGATIVE, Run, board_json, map_prepared
 
@@ -25,6 +25,7 @@ def check(
                                                 "(default: the board's Contract tag)."),
     bidder: Optional[str] = BIDDER_OPT,
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     nt_double: bool = NT_DOUBLE_OPT,
     boston: int = BOSTON_OPT,
     tt_mb: int = BID_TT_OPT,
@@ -56,7 +57,7 @@ def check(
             raise typer.BadParameter(f"{contract!r}: a bid whist bid is not doubled (drop the X)",
                                      param_hint="--contract")
     scoring = Scoring(nt_double=nt_double, boston=boston)
-    run = Run(json_out)
+    run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):

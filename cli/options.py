@@ -16,6 +16,7 @@ import typer
 
 from whist_solve.engine import BID_TT_MB, DEFAULT_TT_MB, check_tt_size
 from whist_solve.errors import WhistError
+from whist_solve.selection import BoardSelection
 from whist_solve.vocab import STRAINS, parse_ranking, parse_seat, parse_strain, seat_letter
 
 EXIT_OK = 0
@@ -211,6 +212,20 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar=
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
+def boards_option(values: Optional[List[str]]) -> Optional[List[str]]:
+    """--board: checked here, so that a malformed value is a usage error
+    before any file is read."""
+    try:
+        BoardSelection(values or ())
+    except WhistError as e:
+        raise typer.BadParameter(str(e)) from None
+    return values
+
+
+BOARDS_OPT = typer.Option(None, "--board", metavar="LABEL", callback=boards_option,
+                          help="Only the boards with these labels, as the output names them "
+                               "(the Board tag, else the position in the file): 7, 3-8, "
+                               "1,4,9-12.  Repeatable.")
 # Where in a board's Play section the position starts (solve, play).
 FROM_LEAD_OPT = typer.Option(False, "--from-lead",
                              help="Start from the opening lead (the Play section is ignored).")

@@ -24,7 +24,7 @@ from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
+from .options import (BOARDS_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT, check_output_target, html_option)
 from .runner import EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared
 
@@ -40,8 +40,8 @@ class Tally:
 class _TallyRun(Run):
     """A run that also counts the boards with errors."""
 
-    def __init__(self, json_out: bool, tally: Tally):
-        super().__init__(json_out)
+    def __init__(self, json_out: bool, tally: Tally, boards: Optional[List[str]] = None):
+        super().__init__(json_out, boards)
         self.tally = tally
 
     def error(self, where: str, text: str) -> None:
@@ -58,6 +58,7 @@ def puzzles(
     ranking: Optional[str] = RANKING_OPT,
     leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
@@ -73,7 +74,7 @@ def puzzles(
     the [bold]Play[/] section).  Exit status 1 when a goal fails.
     """
     tally = Tally()
-    run = _TallyRun(json_out, tally)
+    run = _TallyRun(json_out, tally, boards)
     backend = run.backend(jobs, scheduler)
     start = time.monotonic()
     paths = list(paths or [shipped_collections()])

@@ -13,7 +13,7 @@ from whist_solve.review import review_board
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import (FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
+from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT)
 from .runner import Run, board_json, file_name, map_prepared
 
@@ -27,6 +27,7 @@ def review(
                                        help="List only the cards that cost their side tricks "
                                             "(the JSON output keeps every card)."),
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
@@ -37,7 +38,7 @@ def review(
 
     Boards without a [bold]Play[/] section are named on stderr and skipped.
     """
-    run = Run(json_out)
+    run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):

@@ -34,6 +34,7 @@ from whist_solve.batch import (Backend, BatchError, backend_for, default_jobs,
 from whist_solve.engine import Solver
 from whist_solve.errors import WhistError
 from whist_solve.pbn import read_pbn_file
+from whist_solve.selection import BoardSelection
 
 from . import render
 
@@ -55,6 +56,7 @@ def stopped_by(interrupt: BaseException) -> Tuple[str, int]:
     return "interrupted", EXIT_INTERRUPTED
 
 MAX_ERRORS_PER_FILE = 20
+MAX_LABELS_SHOWN = 20    # board labels listed when --board finds no board
 MAX_QUOTED = 60          # characters of a quoted value shown in a message
 MAX_MESSAGE = 400        # characters of a message
 
@@ -174,8 +176,10 @@ def null_under(stream) -> None:
 class Run:
     """Shared state of one command: consoles, progress, the exit status."""
 
-    def __init__(self, json_out: bool = False):
+    def __init__(self, json_out: bool = False, boards: Optional[List[str]] = None):
         self.json = json_out
+        # --board: the boards asked for (every board when empty)
+        self.selection = BoardSelection(boards or ())   # (checked by options.boards_option)
         if not render.can_encode("\u2660\u2192", sys.stdout):
             # A terminal that cannot show the symbols: replace rather than crash.
             try:
@@ -373,6 +377,7 @@ class Run:
         files and boards are reported on stderr and skipped.  ``partial``:
         a board whose Deal leaves hands unknown (``-``) is good too
         (``simulate``)."""
+        labels: List[str] = []     # (--board: every board's label, for the message)
         for path in files:
             name = file_name(path)
             if name in self._files and path == "-":
@@ -400,6 +405,9 @@ class Run:
                 if not getattr(boards, "problems", ()):
                     self.error(name, "no boards in this file")
                 continue
+            if self.selection:
+                labels.extend(b.label for b in boards)
+                boards = [b for b in boards if self.selection.matches(b.label)]
             with self.progress(len(boards), name):
                 for board in boards:
                     where = f"{name}: {board.named}"
@@ -413,6 +421,16 @@ class Run:
                         continue
                     yield where, board
                     self.advance()
+        if self.selection:
+            self._say_unmatched(files, labels)
+
+    def _say_unmatched(self, files: List[str], labels: List[str]) -> None:
+        """The --board items that found no board in any file: an error each
+        (the labels the files have in the message)."""
+        shown = ", ".join(labels[:MAX_LABELS_SHOWN]) + (", ..." if len(labels) > MAX_LABELS_SHOWN else "")
+        where = file_name(files[0]) if len(files) == 1 else "--board"
+        for item in self.selection.unmatched():
+            self.error(where, f"no board {item!r}" + (f" (boards: {shown})" if labels else ""))
 
     # ---- batches (--jobs, --scheduler) ---------------------------------
 

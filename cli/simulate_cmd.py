@@ -32,7 +32,7 @@ from whist_solve.simulate import (bid_question, lead_question, only_deal, run_sa
 from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
-from .options import (BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
+from .options import (BOARDS_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
                       SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option, strains_option,
                       table_ranking_option, threads_option, tt_option)
 from .runner import EXIT_BAD, Run, board_json, stopped_by, worker_threads
@@ -129,6 +129,7 @@ def simulate(
     nt_double: bool = NT_DOUBLE_OPT,
     boston: int = BOSTON_OPT,
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     tt_mb: Optional[int] = typer.Option(
         None, "--tt-mb", min=1, metavar="MB", callback=tt_option,
         help="Size of the transposition table in MB (per worker). Default: the bid "
@@ -151,7 +152,7 @@ def simulate(
     Each estimate comes with its 95% interval; options within the noise of
     the best are said so.  Ctrl-C prints the result so far.
     """
-    run = Run(json_out)
+    run = Run(json_out, boards)
     texts = list(constraint or ())
     try:
         Constraints(texts)

@@ -14,7 +14,7 @@ from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (AFTER_TRICK_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT, JSON_OPT,
+from .options import (BOARDS_OPT, AFTER_TRICK_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT, JSON_OPT,
                       LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
                       check_output_target, play_stop)
 from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
@@ -26,6 +26,7 @@ def solve(
     ranking: Optional[str] = RANKING_OPT,
     leader: Optional[str] = LEADER_OPT,
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     tt_mb: int = TT_OPT,
     jobs: int = JOBS_OPT,
     scheduler: Optional[str] = SCHEDULER_OPT,
@@ -41,7 +42,7 @@ def solve(
     """
     stop = play_stop(from_lead, after_trick)
     check_output_target(html, files)
-    run = Run(json_out)
+    run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
     analyse = not run.json          # the alternatives along the line, for people
     repeats = Repeats()   # a position that comes again (two rooms) is solved once

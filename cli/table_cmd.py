@@ -26,7 +26,7 @@ from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
+from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_output_target, strains_option, table_ranking_option, threads_option)
 from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads,
                      writing_out)
@@ -42,6 +42,7 @@ def table(
                                                metavar="S|H|D|C|NT",
                                                help="Only these strains (repeat, or S,H,...). Default: all five."),
     json_out: bool = JSON_OPT,
+    boards: Optional[List[str]] = BOARDS_OPT,
     pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
     csv_out: bool = typer.Option(False, "--csv", help="CSV for spreadsheets: one row per board, strain "
                                                       "and ranking; N-S tricks for each leader, and the par."),
@@ -63,7 +64,7 @@ def table(
     rankings = ("up", "down") if ranking == "both" else (ranking,)
     strains = tuple(strain) if strain else STRAINS
     check_output_target(html, files)
-    run = Run(json_out)
+    run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
     n_threads = worker_threads(threads, backend)
     # Deals on workers of one thread each: the rows go out one by one, so
