@@ -58,6 +58,22 @@ def _parse_card_list(text: str) -> list[str]:
     return cards
 
 
+# Bid whist's deal (SPEC section 1): 12 cards a hand and a kitty of 6, of
+# the 54-card deck.
+BID_HAND = 12
+BID_KITTY = 6
+
+
+def undealt_kitty(hands: Sequence[Sequence[str]]) -> list[str]:
+    """The kitty of a whole bid whist deal given without one: with four
+    hands of BID_HAND cards, the BID_KITTY cards of the 54-card deck they do
+    not hold; else [] (a reduced deal's kitty cannot be told)."""
+    if len(hands) != 4 or any(len(h) != BID_HAND for h in hands):
+        return []
+    held = {c for h in hands for c in h}
+    return [c for c in full_deck(True) if c not in held]
+
+
 class UnknownHands(WhistError):
     """The Deal leaves some hands unknown (``-``): only ``simulate`` reads
     such a board.  ``known`` holds the four hands, None for an unknown one."""
@@ -352,16 +368,20 @@ class Board:
         hands = self.hands
         if not hands:
             raise WhistError("no deal (missing Deal tag)")
-        if not self._kitty:
+        kitty = self.kitty
+        if not kitty:
             if self.tag("Kitty", "Undealt") is not None:
                 raise WhistError("the kitty is empty: no exchange to make (solve, puzzles "
                                  "and review play such a board as it is)")
-            raise WhistError("no kitty (give a Kitty or Undealt tag)")
-        if self.game() != "bid":
+            kitty = undealt_kitty(hands)
+            if not kitty:
+                raise WhistError(f"no kitty (give a Kitty or Undealt tag; with hands of "
+                                 f"{BID_HAND} cards it is the {BID_KITTY} cards not dealt)")
+        if self.game() != "bid" and (self._kitty or self.tag("Variant") is not None):
             raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "
                             "kitty is bid whist's")
         self._bidder_declares()
-        return hands, self.kitty
+        return hands, kitty
 
     # -- partial knowledge (simulate) ----------------------------------------
 

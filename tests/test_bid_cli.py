@@ -201,3 +201,29 @@ def test_an_empty_kitty_is_said_so(tmp_path):
     for command in (["bid"], ["check"]):
         r = run([*command, str(p)])
         assert r.exit_code == 2 and "the kitty is empty: no exchange to make" in r.stderr
+
+
+def test_a_whole_deal_without_kitty_tag_has_the_six_cards_not_dealt(tmp_path):
+    # 12 cards a hand and no Kitty tag: the kitty is what the 54-card deck
+    # has left (bid and check refused "no kitty")
+    hands, kitty, _ = random_deal(21)
+    with_kitty = board_text(1, hands, kitty, '[Bidder "S"]')
+    without = "".join(ln + "\n" for ln in with_kitty.splitlines() if not ln.startswith("[Kitty"))
+    from whist_solve.pbn import read_pbn
+    (b,) = read_pbn(without)
+    assert b.kitty == []
+    got_hands, got_kitty = b.exchange_deal()
+    assert got_hands == read_pbn(with_kitty)[0].hands
+    assert sorted(got_kitty) == sorted(kitty) and len(got_kitty) == 6
+    r = run(["bid", "--json", _write(tmp_path, without)])
+    assert r.exit_code == 0, r.stderr
+    (obj,) = json_lines(r)
+    assert obj["bidder"] == "S" and obj["kitty"] == format_hand(kitty)
+    # a reduced deal's kitty cannot be told; nor a Variant that is not bid whist
+    small = board_text(1, *SMALL).replace('[Kitty "', '[Note "')
+    (b,) = read_pbn(small)
+    with pytest.raises(Exception, match="no kitty .*with hands of 12 cards it is the 6 cards not dealt"):
+        b.exchange_deal()
+    (b,) = read_pbn(without.rstrip() + '\n[Variant "classic"]\n')
+    with pytest.raises(Exception, match="bid whist"):
+        b.exchange_deal()
