@@ -97,8 +97,9 @@ def simulate(
     count: Optional[int] = typer.Option(
         None, "--count", "-n", min=1, metavar="N",
         help="Samples (deals) to solve. Default: 100 for bid, 200 for lead and tricks."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s",
-                             help="Seed of the samples: the same seed gives the same answer."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", min=0,
+                             help="Seed of the samples, 0 or more (as deal's): the same seed "
+                                  "gives the same answer."),
     constraint: Optional[List[str]] = typer.Option(
         None, "--constraint", "-c", metavar="EXPR",
         help="A condition on the unseen hands, e.g. 'hcp(E) >= 12 and length(E, S) >= 5' "

@@ -591,3 +591,10 @@ def test_every_card_known_is_solved_once(tmp_path, monkeypatch):
     problem = build_problem(read_pbn_file(path)[0])
     agg = sim.simulate(problem, 12, seed=1)
     assert agg.samples == 12 and len(calls) == 1
+
+
+def test_a_negative_seed_is_refused_as_deal_refuses_it():
+    example = str(ROOT / "examples" / "simulate.pbn")
+    for command in (["simulate", "-n", "2", example], ["deal"]):
+        r = run([*command, "--seed", "-5"])
+        assert r.exit_code == 2 and "--seed" in r.stderr
