@@ -237,12 +237,16 @@ class HtmlPage:
 
     # ---- solve ----------------------------------------------------------
 
-    def add_solve(self, obj: Mapping, pos: Position, kitty: Sequence[str] = ()) -> None:
-        """A board of ``solve``: the diagram (and the kitty), each card's
-        value, the line."""
+    def add_solve(self, obj: Mapping, pos: Position, kitty: Sequence[str] = (),
+                  contract: Optional[str] = None) -> None:
+        """A board of ``solve``: the contract as the terminal's header
+        says it (``contract``: 'contract 4H by S', or why an option set it
+        aside), the diagram (and the kitty), each card's value, the line."""
         side = SIDE_NAMES["NS" if pos.turn % 2 == 0 else "EW"]
-        parts = ['<section class="board">', _board_heading(obj), _facts(obj, pos),
-                 diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn)]
+        parts = ['<section class="board">', _board_heading(obj), _facts(obj, pos)]
+        if contract:
+            parts.append(f'<p class="facts">{escape(contract[0].upper() + contract[1:])}.</p>')
+        parts.append(diagram(pos.hands, pos.ranking, trick_centre(pos), pos.turn))
         if kitty:
             parts.append(f"<p>Kitty: {cards(sort_cards(kitty, pos.ranking))}</p>")
         if pos.is_over():

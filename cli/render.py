@@ -545,22 +545,27 @@ def _started(pos: Position, played_before: int) -> bool:
     return bool(played_before or pos.trick or pos.ns_tricks or pos.ew_tricks)
 
 
+def contract_note(contract: Optional[str], declarer: Optional[str], set_aside: Optional[str],
+                  symbols: bool = True) -> Optional[str]:
+    """What solve's header says of the board's contract: 'passed out',
+    'contract 4H\u2193 by S', why an option set it aside, 'bidder S', or
+    None."""
+    if contract == "Pass":
+        return "passed out"
+    if contract:
+        name = contract if symbols else contract.replace(chr(0x2193), " down")
+        return f"contract {name}" + (f" by {declarer}" if declarer else "")
+    if set_aside:
+        return set_aside
+    return f"bidder {declarer}" if declarer else None
+
+
 def _header(st: Style, v: SolveView) -> Text:
     t = contract_line(st, v.trump, v.ranking, v.first_leader, _started(v.pos, v.played_before))
-    if v.contract == "Pass":
+    note = contract_note(v.contract, v.declarer, v.set_aside, st.symbols)
+    if note:
         t.append(" \u00b7 " if st.symbols else " | ")
-        t.append("passed out")
-    elif v.contract:
-        t.append(" \u00b7 " if st.symbols else " | ")
-        t.append(f"contract {v.contract if st.symbols else v.contract.replace(chr(0x2193), ' down')}")
-        if v.declarer:
-            t.append(f" by {v.declarer}")
-    elif v.set_aside:
-        t.append(" \u00b7 " if st.symbols else " | ")
-        t.append(v.set_aside, style="dim")
-    elif v.declarer:
-        t.append(" \u00b7 " if st.symbols else " | ")
-        t.append(f"bidder {v.declarer}")
+        t.append(note, style="dim" if note == v.set_aside else "")
     pos = v.pos
     if v.played_before:
         t.append("\n")

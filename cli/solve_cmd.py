@@ -60,7 +60,7 @@ def solve(
                                                        tt_mb):
             with run.guard(where, board):
                 if isinstance(item, Over):
-                    _over_board(run, board, leader, item.what, page)
+                    _over_board(run, board, (trump, ranking, leader), item.what, page)
                     continue
                 pos = item.key if isinstance(item, Repeat) else item[0]
                 result = repeats.answer(pos, item, result)
@@ -89,17 +89,19 @@ def solve_work(solver, item):
     return result, analyse_line(solver, pos, list(result.line or []), cards)
 
 
-def _over_board(run: Run, board, leader, pos: Position,
+def _over_board(run: Run, board, options, pos: Position,
                 page: "HtmlPage | None" = None) -> None:
     """A board whose Play section records every trick: the tricks each side
-    took, and nothing to solve (no side on turn, no card, no line)."""
+    took, and nothing to solve (no side on turn, no card, no line);
+    ``options``: the --trump, --ranking and --leader given."""
+    leader = options[2]
     obj = board_json(
         board, trump=pos.trump or "NT", ranking=pos.ranking,
         leader=SEATS[board.leader(leader)], turn=None, tricks=0, cards={}, line=[],
         ns_tricks=0, ew_tricks=0, tricks_left=0, trick=[], trick_leader=SEATS[pos.leader],
         won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, nodes=0, file=board.file)
     if page is not None:
-        page.add_solve(obj, pos, board.kitty or ())
+        page.add_solve(obj, pos, board.kitty or (), _contract_note(board, pos, options))
     if run.json:
         run.emit_json(obj)
     else:
@@ -143,7 +145,7 @@ def _solve_board(run: Run, where: str, board, options, pos: Position, result, an
             file=board.file,
         )
         if page is not None:
-            page.add_solve(obj, pos, board.kitty or ())
+            page.add_solve(obj, pos, board.kitty or (), _contract_note(board, pos, options))
         if run.json:
             run.emit_json(obj)
             return
@@ -160,6 +162,12 @@ def _solve_board(run: Run, where: str, board, options, pos: Position, result, an
         nodes=result.nodes, jokers=has_jokers(pos),
     )
     run.emit(render.solve_view(run.style, view))
+
+
+def _contract_note(board, pos: Position, options) -> Optional[str]:
+    """What the header says of the board's contract (render.contract_note)."""
+    shown, set_aside = _contract_shown(board, pos, *options)
+    return render.contract_note(shown, _declarer_shown(board, shown), set_aside)
 
 
 def _declarer_shown(board, shown: Optional[str]) -> Optional[str]:

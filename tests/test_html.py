@@ -240,6 +240,24 @@ def test_solve_page_shows_the_kitty_and_a_finished_play(tmp_path):
     assert "<b>The play is over:</b> N-S took 11, E-W 2." in text
 
 
+def test_solve_page_says_what_the_header_says_of_the_contract(tmp_path):
+    # the page never showed the contract, nor that an option set it aside
+    played = str(ROOT / "examples" / "played.pbn")
+    for options, said in ((["--after-trick", "3"], "Contract 3NT by S."),
+                          ([], "Contract 3NT by S."),          # the play over
+                          (["--after-trick", "2", "--trump", "H"],
+                           "Contract 3NT by S set aside (--trump H)."),
+                          (["--from-lead", "--leader", "N"],
+                           "Contract 3NT by S set aside (--leader N).")):
+        page = tmp_path / "page.html"
+        r = run(["solve", played, *options, "--html", str(page)])
+        assert r.exit_code == 0, r.stderr
+        assert f'<p class="facts">{said}</p>' in page.read_text()
+        header = " ".join(r.stdout.replace("\u2502", " ").split())
+        if options:
+            assert said[0].lower() + said[1:-1] in header
+
+
 def test_a_finished_puzzle_and_the_bad_boards_are_on_the_page(tmp_path):
     """A puzzle whose Play section records every trick is in the booklet
     with its verdict (it was left out, even when it failed); a board that
