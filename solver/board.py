@@ -255,7 +255,7 @@ class Board:
             return
         try:
             self._hands = _parse_deal(deal, self._kitty)
-            self._known = [list(h) for h in self._hands]
+            self._known = self._hands   # (the same lists: neither is changed, readers copy)
         except UnknownHands as e:
             # Reported like any reading error by the commands that need
             # every hand; simulate reads the known ones.

@@ -138,11 +138,12 @@ _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 26))
 # deals of `deal --count` (19.4 MB) took 36 s and 0.76 GB of memory to
 # read before its cards' names were shared and its strings taken whole,
 # 23 s and 0.44 GB after; so 64 MB is some 330,000 boards and about 1.5
-# GB.  Boards of one card a hand are the worst case, some 2 KB of memory
-# for 33 bytes of file: 8 MB of them (262,144 boards) took 12 s and 0.49 GB
-# to read, so 64 MB would hold about 4 GB.  An endless input (`/dev/zero`,
-# `yes | whist-solve -`) ends here instead of taking all the memory there
-# is.
+# GB.  Boards of one card a hand are the worst case, some 1.5 KB of memory
+# for 32 bytes of file: 8 MB of them (262,144 boards) took 13.4 s and 0.50
+# GB to read while each board kept a copy of its hands and of its game's
+# lists, 10.5 s and 0.40 GB since, so 64 MB would hold about 3 GB.  An
+# endless input (`/dev/zero`, `yes | whist-solve -`) ends here instead of
+# taking all the memory there is.
 MAX_INPUT_MB = 64
 # The most WHIST_SOLVE_MAX_INPUT_MB may say (``inf`` is not a size).
 MAX_INPUT_MB_SET = 1 << 30
@@ -429,9 +430,9 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
             if header and "Deal" not in tags and not game.errors:
                 continue  # a file header game: ## defaults only, no deal
             sections = {name: _section_lines(items) for name, items in game.sections.items()}
+            # (the game's own lists: a game is read once)
             boards.append(Board(filename, len(boards) + 1, tags, sections,
-                                list(game.errors), list(game.notes), list(game.comments),
-                                list(game.more_constraints)))
+                                game.errors, game.notes, game.comments, game.more_constraints))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     return boards

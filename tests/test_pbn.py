@@ -1181,3 +1181,19 @@ def test_play_section_cards_with_suit_symbols_and_the_seat_order_hint():
     b = one(deal + "SJ SA SK SQ\nS2 S3 S4 S5\n")
     with pytest.raises(WhistError, match="in seat order from the Play tag's seat W, whoever led it"):
         b.position()
+
+
+def test_memory_held_per_board_of_a_big_file_stays_small():
+    # MAX_INPUT_MB's worst case, boards of one card a hand: 1,570 bytes of
+    # memory held per board of 32 bytes of file while each board kept a
+    # copy of its hands and of its game's lists; about 1,190 now
+    import tracemalloc
+    text = "".join('[Deal "N:A... K... Q... J..."]\n\n' for _ in range(5000))
+    tracemalloc.start()
+    try:
+        boards = read_pbn(text)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(boards) == 5000 and boards[-1].hands == [["SA"], ["SK"], ["SQ"], ["SJ"]]
+    assert held / len(boards) < 1400
