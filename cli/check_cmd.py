@@ -1,16 +1,21 @@
 """``whist-solve check FILE... --contract "4 S down"``: is the contract
-makeable for the bidder with the best exchange?  Exit status 0 makeable
-(every board), 1 not (some board), 2 bad input."""
+makeable for the bidder with the best exchange (bid whist), or by the
+declarer from the opening lead (a deal without a kitty: bridge, classic
+whist)?  Exit status 0 makeable (every board), 1 not (some board), 2 bad
+input."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, NamedTuple, Optional
 
 import typer
 
 from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
-from whist_solve.vocab import SEATS, is_bid, parse_contract
+from whist_solve.board import BID_HAND
+from whist_solve.makeable import check_deal_contract
+from whist_solve.par import parse_vulnerable
+from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 
 from . import render
 from .options import (BOARDS_OPT, BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
@@ -39,6 +44,11 @@ def check(
     and discard that take them, the score (or how many books short: "set
     by 2") and one optimal play, trick by trick with the seat that led.
 
+    A bridge or classic whist deal (13 cards a hand, no kitty): is the
+    contract makeable by the declarer ([bold]--bidder[/] or the Declarer
+    tag), the declarer's left-hand opponent leading?  With a Vulnerable
+    tag, the duplicate score too.
+
     Exit status: 0 makeable (every board), 1 not makeable (some board),
     2 bad usage or bad input.
     """
@@ -53,22 +63,33 @@ def check(
                                      param_hint="--contract") from None
         if not is_bid(fixed):
             raise typer.BadParameter(f"{contract!r}: a bid needs a level 1 to 7", param_hint="--contract")
-        if fixed.doubled:
-            raise typer.BadParameter(f"{contract!r}: a bid whist bid is not doubled (drop the X)",
-                                     param_hint="--contract")
     scoring = Scoring(nt_double=nt_double, boston=boston)
     run = Run(json_out, boards)
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):
+        if _without_kitty(board):
+            contract = fixed if fixed is not None else _deal_contract(board)
+            seat = board.declaring_seat() if bidder is None else SEATS.index(bidder)
+            if seat is None:
+                raise WhistError("no declarer (give --bidder, the declarer here, or a Declarer tag)")
+            return DealItem(board.hands, contract, seat)
         hands, kitty = board.exchange_deal()
         seat = board.bidder_seat(bidder)
-        return hands, kitty, seat, fixed if fixed is not None else _board_contract(board)
+        contract = fixed if fixed is not None else _board_contract(board)
+        if contract.doubled:
+            raise WhistError(f"--contract {contract}: a bid whist bid is not doubled (drop the X)"
+                             if fixed is not None else
+                             f"the Contract {contract} is doubled: a bid whist bid is not")
+        return hands, kitty, seat, contract
 
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, check_work, backend,
                                                        tt_mb):
             with run.guard(where, board):
+                if board.sections.get("Play"):
+                    run.warning(where, "the Play section is ignored (check answers before the "
+                                       "play; review compares the play with double-dummy)")
                 if isinstance(result, Exception):
                     raise result
                 if not _check_board(run, board, item, result, scoring):
@@ -76,8 +97,29 @@ def check(
     run.finish()
 
 
+class DealItem(NamedTuple):
+    """The work of a board without a kitty: its hands, the contract, the
+    declarer."""
+    hands: list
+    contract: Contract
+    declarer: int
+
+
+def _without_kitty(board) -> bool:
+    """A bridge or classic whist deal (no kitty, no jokers, no bid whist
+    Variant, and not the 12-card hands of bid whist, whose kitty is the
+    cards not dealt): its contract is checked from the opening lead, with
+    no exchange (check_deal_contract, which wants 13 cards a hand)."""
+    hands = board.hands
+    return (hands is not None and not all(len(h) == BID_HAND for h in hands)
+            and not board.kitty and board.tag("Kitty", "Undealt") is None
+            and board.game() == "classic")
+
+
 def check_work(solver, item):
     """One board's verdict (run on a worker with --jobs or --scheduler)."""
+    if isinstance(item, DealItem):
+        return check_deal_contract(item.hands, item.contract, item.declarer, solver=solver)
     hands, kitty, seat, contract = item
     return check_contract(hands, kitty, seat, contract, solver=solver)
 
@@ -89,12 +131,56 @@ def _board_contract(board):
         raise WhistError("no contract (give --contract or a Contract tag)")
     if not is_bid(contract):
         raise WhistError(f"the Contract {contract} is not a bid of 1 to 7")
-    if contract.doubled:
-        raise WhistError(f"the Contract {contract} is doubled: a bid whist bid is not")
     return contract
 
 
+def _deal_contract(board):
+    """The Contract tag of a deal without a kitty (doubled or not); a
+    passed-out board has none to check."""
+    contract = board.contract()
+    if contract is not None and contract.passed:
+        raise WhistError("the board was passed out: no contract to check")
+    return _board_contract(board)
+
+
+def _declarer_vulnerable(board, seat: int) -> Optional[bool]:
+    """Whether the declarer's side is vulnerable, from the Vulnerable tag
+    (None without one, or when it is not a vulnerability)."""
+    value = board.tag("Vulnerable")
+    if value is None:
+        return None
+    try:
+        ns, ew = parse_vulnerable(value)
+    except WhistError:
+        return None
+    return ns if seat % 2 == 0 else ew
+
+
+def _deal_check_board(run: Run, board, item: DealItem, res) -> bool:
+    vulnerable = _declarer_vulnerable(board, item.declarer)
+    if run.json:
+        run.emit_json(board_json(
+            board,
+            declarer=SEATS[res.declarer],
+            leader=SEATS[res.leader],
+            contract=res.contract.name(),
+            contract_ascii=res.contract.name().replace("\u2193", " down"),
+            makeable=res.makeable,
+            tricks=res.tricks,
+            need=res.need,
+            set_by=res.set_by,
+            vulnerable=vulnerable,
+            score=res.score(vulnerable),
+            line=list(res.line),
+        ))
+    else:
+        run.emit(render.deal_check_view(run.style, board, item.hands, res, vulnerable))
+    return res.makeable
+
+
 def _check_board(run: Run, board, item, res, scoring: Scoring) -> bool:
+    if isinstance(item, DealItem):
+        return _deal_check_board(run, board, item, res)
     hands, kitty, seat, _ = item
     if run.json:
         run.emit_json(board_json(

@@ -944,22 +944,30 @@ def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None) -> 
 
 
 def books_line_table(st: Style, hands, res) -> Table:
-    """The line trick by trick: the cards by seat, the winner, the books."""
+    """check's line with the bidder's keep: the cards by seat, the winner,
+    the books (the discard is the first)."""
     hs = [list(h) for h in hands]
     hs[res.bidder] = list(res.keep)
     pos = Position.make(hs, None if res.trump == "NT" else res.trump, res.ranking, res.bidder)
-    side = res.bidder % 2
+    return tricks_line_table(st, pos, res.line, res.bidder % 2, 1, "Books")
+
+
+def tricks_line_table(st: Style, pos: Position, line, side: int, start: int,
+                      column: str = "Tricks") -> Table:
+    """A line played from ``pos`` trick by trick: the cards by seat (the
+    card led underlined), the winner, and the tricks (or books) of the
+    side ``side`` (0 N-S, 1 E-W) so far, counted from ``start``."""
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("Trick", justify="right")
     t.add_column("Led")
     for s in SEATS:
         t.add_column(s, justify="center")
     t.add_column("Won by")
-    t.add_column("Books", justify="right")
-    books = 1
+    t.add_column(column, justify="right")
+    count = start
     cards = {}
     number = 1
-    for c in res.line:
+    for c in line:
         if not pos.trick:
             led_by = pos.turn
         cards[pos.turn] = (c, pos.turn == pos.leader)
@@ -967,7 +975,7 @@ def books_line_table(st: Style, hands, res) -> Table:
         if not pos.trick:
             winner = pos.leader
             if winner % 2 == side:
-                books += 1
+                count += 1
             row = []
             for seat in range(4):
                 card, led = cards.get(seat, (None, False))
@@ -975,10 +983,40 @@ def books_line_table(st: Style, hands, res) -> Table:
                 if led:
                     txt.stylize("underline")
                 row.append(txt)
-            t.add_row(str(number), SEATS[led_by], *row, SEATS[winner], str(books))
+            t.add_row(str(number), SEATS[led_by], *row, SEATS[winner], str(count))
             cards = {}
             number += 1
     return t
+
+
+def deal_check_view(st: Style, board, hands, res, vulnerable: Optional[bool]) -> Panel:
+    """``check`` of a deal without a kitty (bridge, classic whist): the
+    deal, the verdict from the opening lead, the score when the
+    vulnerability is known, one optimal play."""
+    head = Text()
+    name = res.contract.name()
+    head.append(name if st.symbols else name.replace("\u2193", " down"), style="bold")
+    head.append(f" by {SEAT_NAMES[SEATS[res.declarer]]}: ")
+    if res.makeable:
+        head.append("makeable", style="bold green")
+    else:
+        head.append("not makeable", style="bold red")
+    head.append(f", {plural(res.tricks, 'trick')} with best play ({res.need} needed)\n")
+    score = res.score(vulnerable)
+    if res.makeable:
+        head.append(f"Made with {plural(res.tricks, 'trick')}")
+    else:
+        head.append(f"Set by {res.set_by}", style="bold red")
+    if score is not None:
+        head.append(f": scores {score:+d}")
+        head.append(f" ({'vulnerable' if vulnerable else 'not vulnerable'})", style="dim")
+    start = Position.make(hands, res.contract.trump, res.contract.ranking, res.leader)
+    line = tricks_line_table(st, start, res.line, res.declarer % 2, 0)
+    return Panel(Group(deal_text(st, hands), Text(""), head, Text(""),
+                       Text(f"One optimal play, {SEAT_NAMES[SEATS[res.leader]]} leading", style="bold"),
+                       line),
+                 title=Text(board_title(board), style="bold"), title_align="left", box=box.ROUNDED,
+                 expand=False)
 
 
 # --------------------------------------------------------------------------
