@@ -17,8 +17,8 @@ from whist_solve.cards import format_hand
 from whist_solve.vocab import SEATS, contract_ascii
 
 from . import render
-from .options import (BOARDS_OPT, BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
-                      MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT, threads_option)
+from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
+                      JSON_OPT, MIN_BID_3_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT, threads_option)
 from .runner import Run, board_json, map_prepared, worker_threads
 
 

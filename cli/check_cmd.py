@@ -18,8 +18,8 @@ from whist_solve.par import parse_vulnerable
 from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 
 from . import render
-from .options import (BOARDS_OPT, BID_TT_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT, JSON_OPT,
-                      NT_DOUBLE_OPT, SCHEDULER_OPT)
+from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
+                      JSON_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
 from .runner import EXIT_NEGATIVE, Run, board_json, map_prepared
 
 

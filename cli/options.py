@@ -212,6 +212,8 @@ LEADER_OPT = typer.Option(None, "--leader", "-l", callback=seat_option, metavar=
 FILES_ARG = typer.Argument(..., metavar="FILE...", show_default=False,
                            help="PBN files; - reads standard input.")
 JSON_OPT = typer.Option(False, "--json", help="One JSON object per board per line (JSON Lines) on stdout.")
+
+
 def boards_option(values: Optional[List[str]]) -> Optional[List[str]]:
     """--board: checked here, so that a malformed value is a usage error
     before any file is read."""

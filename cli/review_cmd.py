@@ -13,8 +13,8 @@ from whist_solve.review import review_board
 from whist_solve.vocab import SEATS
 
 from . import render
-from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
-                      TRUMP_OPT, TT_OPT)
+from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
+                      SCHEDULER_OPT, TRUMP_OPT, TT_OPT)
 from .runner import Run, board_json, file_name, map_prepared
 
 

@@ -406,7 +406,7 @@ class Run:
                     self.error(name, "no boards in this file")
                 continue
             if self.selection:
-                labels.extend(b.label for b in boards)
+                labels.extend(b.label for b in boards[:MAX_LABELS_SHOWN + 1 - len(labels)])
                 boards = [b for b in boards if self.selection.matches(b.label)]
             with self.progress(len(boards), name):
                 for board in boards:

@@ -32,9 +32,9 @@ from whist_solve.simulate import (bid_question, lead_question, only_deal, run_sa
 from whist_solve.vocab import SEATS, STRAINS, parse_contract
 
 from . import render
-from .options import (BOARDS_OPT, BIDDER_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT, NT_DOUBLE_OPT,
-                      SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option, strains_option,
-                      table_ranking_option, threads_option, tt_option)
+from .options import (BIDDER_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT,
+                      NT_DOUBLE_OPT, SCHEDULER_OPT, TRUMP_OPT, number_option, seat_option,
+                      strains_option, table_ranking_option, threads_option, tt_option)
 from .runner import EXIT_BAD, Run, board_json, stopped_by, worker_threads
 
 QUESTIONS = ("bid", "lead", "tricks")

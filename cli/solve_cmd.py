@@ -14,8 +14,8 @@ from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
 from .html import HtmlPage, write_page
-from .options import (BOARDS_OPT, AFTER_TRICK_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT, JSON_OPT,
-                      LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
+from .options import (AFTER_TRICK_OPT, BOARDS_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT,
+                      JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
                       check_output_target, play_stop)
 from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
 
