@@ -308,6 +308,20 @@ def _relative_result(value: str, contract) -> str:
     return str(need + k) if need + k >= 0 else value
 
 
+def _side_result(value: str, declarer: int, tricks: int, extra: int) -> str:
+    """A Result naming the side it counts for, as PBN 2.1's own example
+    file writes it ('NS 11', 'EW 2'), as the count of the declarer's side
+    (of ``tricks`` in all; ``extra``, the kitty's book in bid whist, on the
+    declarer's side); any other value as it is."""
+    m = re.fullmatch(r"(NS|EW|N-S|E-W)\s*([0-9]{1,3})", value, re.IGNORECASE)
+    if not m:
+        return value
+    n = int(m.group(2))
+    if m.group(1).upper().replace("-", "") == ("NS" if declarer % 2 == 0 else "EW"):
+        return str(n)
+    return str(tricks - n + extra) if n <= tricks else value
+
+
 def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = None,
                  leader: Union[int, str, None] = None,
                  solver: Optional[Solver] = None) -> Review:
@@ -331,6 +345,8 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     written = value = (board.tags.get("Result") or "").strip().lstrip("^")
     if contract is not None:
         value = _relative_result(value, c)
+    if decl is not None:
+        value = _side_result(value, decl, start.tricks_left, extra)
     if value and value not in ("?", "-"):
         # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks); in bid whist, books: the tricks
@@ -341,6 +357,8 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
                     else f"the tricks declarer took, 0 to {most}")
             if contract is not None:
                 what += ", or '=', '+1', '-2' against the contract"
+            if decl is not None:
+                what += ", or 'NS 9', 'EW 4'"
             raise WhistError(f"{board.named}: bad Result tag {written!r} (expected {what})")
         result = int(value) - extra
     try:

@@ -280,7 +280,9 @@ def _played(result, tricks=13):
 
 
 @pytest.mark.parametrize("result,tricks", [("=", 9), ("+2", 11), ("-1", 8), ("3NT+1", 10),
-                                           ("3n=", 9), ("10", 10)])
+                                           ("3n=", 9), ("10", 10),
+                                           # PBN 2.1's example file: the side, then its tricks
+                                           ("NS 10", 10), ("EW 4", 9), ("e-w2", 11)])
 def test_a_result_written_against_the_contract(tmp_path, result, tricks):
     # score sheets write "=", "+2", "-1", "3NT+1": the board was refused
     p = tmp_path / "r.pbn"
@@ -295,6 +297,9 @@ def test_a_result_naming_another_contract_is_refused(tmp_path):
     p.write_text(_played("4S+1"))
     r = run(["review", "--json", str(p)])
     assert r.exit_code == 2 and "'=', '+1', '-2' against the contract" in r.stderr
+    p.write_text(_played("EW 14"))
+    r = run(["review", "--json", str(p)])
+    assert r.exit_code == 2 and "bad Result tag 'EW 14'" in r.stderr and "'NS 9'" in r.stderr
 
 
 def test_a_claim_that_gave_up_a_trick_is_said(tmp_path):
