@@ -48,8 +48,9 @@ def bid(
     seats are analysed: each seat's best choice and highest makeable bid,
     and the seat that should win the auction.
 
-    The kitty comes from the [bold]Kitty[/] (or [bold]Undealt[/]) tag; hands of 12
-    cards without one have the 6 cards not dealt.
+    The kitty comes from the [bold]Kitty[/] (or [bold]Undealt[/]) tag; a bid whist
+    deal of 12 cards a hand (jokers dealt, or a Variant "bid" tag) without one
+    has the 6 cards not dealt.
     Reduced deals work too: hands of n cards and a kitty of m.
     """
     scoring = Scoring(nt_double=nt_double, boston=boston, min_bid_3=min_bid_3)

@@ -373,11 +373,14 @@ class Board:
             if self.tag("Kitty", "Undealt") is not None:
                 raise WhistError("the kitty is empty: no exchange to make (solve, puzzles "
                                  "and review play such a board as it is)")
-            kitty = undealt_kitty(hands)
+            # (bid whist's by its jokers or its Variant: 12-card hands
+            # without either may be a whist deal after its first trick)
+            kitty = undealt_kitty(hands) if self.game() == "bid" else []
             if not kitty:
-                raise WhistError(f"no kitty (give a Kitty or Undealt tag; with hands of "
-                                 f"{BID_HAND} cards it is the {BID_KITTY} cards not dealt)")
-        if self.game() != "bid" and (self._kitty or self.tag("Variant") is not None):
+                raise WhistError(f"no kitty (give a Kitty or Undealt tag; a bid whist deal of "
+                                 f"{BID_HAND} cards a hand, with jokers dealt or a Variant "
+                                 f"\"bid\" tag, has the {BID_KITTY} cards not dealt)")
+        if self.game() != "bid":
             raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "
                             "kitty is bid whist's")
         self._bidder_declares()

@@ -222,8 +222,19 @@ def test_a_whole_deal_without_kitty_tag_has_the_six_cards_not_dealt(tmp_path):
     # a reduced deal's kitty cannot be told; nor a Variant that is not bid whist
     small = board_text(1, *SMALL).replace('[Kitty "', '[Note "')
     (b,) = read_pbn(small)
-    with pytest.raises(Exception, match="no kitty .*with hands of 12 cards it is the 6 cards not dealt"):
+    with pytest.raises(Exception, match="no kitty .*has the 6 cards not dealt"):
         b.exchange_deal()
+    # 12 cards a hand with no joker dealt and no Variant may be a whist
+    # deal after its first trick: bid whist's only with a Variant "bid"
+    deck = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    plain = [deck[i::4][:12] for i in range(4)]
+    text = f'[Board "1"]\n[Deal "{format_deal(plain)}"]\n[Bidder "S"]\n'
+    (b,) = read_pbn(text)
+    with pytest.raises(Exception, match="no kitty .*with jokers dealt or a Variant"):
+        b.exchange_deal()
+    (b,) = read_pbn(text + '[Variant "bid"]\n')
+    assert sorted(b.exchange_deal()[1]) == sorted(["JH", "JL"] + [c for c in deck if c not in
+                                                                   sum(plain, [])])
     (b,) = read_pbn(without.rstrip() + '\n[Variant "classic"]\n')
     with pytest.raises(Exception, match="bid whist"):
         b.exchange_deal()
