@@ -12,7 +12,6 @@ import typer
 from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
-from whist_solve.board import BID_HAND
 from whist_solve.makeable import check_deal_contract
 from whist_solve.par import parse_vulnerable
 from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
@@ -20,7 +19,7 @@ from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 from . import render
 from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
                       JSON_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
-from .runner import EXIT_NEGATIVE, Run, board_json, map_prepared
+from .runner import EXIT_NEGATIVE, Run, board_json, file_name, map_prepared
 
 
 def check(
@@ -68,8 +67,12 @@ def check(
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):
+        if fixed is None and _passed_out(board):
+            run.warning(f"{file_name(board.file)}: {board.named}",
+                        "passed out: no contract to check")
+            return None
         if _without_kitty(board):
-            contract = fixed if fixed is not None else _deal_contract(board)
+            contract = fixed if fixed is not None else _board_contract(board)
             seat = board.declaring_seat() if bidder is None else SEATS.index(bidder)
             if seat is None:
                 raise WhistError("no declarer (give --bidder, the declarer here, or a Declarer tag)")
@@ -92,7 +95,7 @@ def check(
                                        "play; review compares the play with double-dummy)")
                 if isinstance(result, Exception):
                     raise result
-                if not _check_board(run, board, item, result, scoring):
+                if not _check_board(run, where, board, item, result, scoring):
                     run.status = max(run.status, EXIT_NEGATIVE)
     run.finish()
 
@@ -107,13 +110,15 @@ class DealItem(NamedTuple):
 
 def _without_kitty(board) -> bool:
     """A bridge or classic whist deal (no kitty, no jokers, no bid whist
-    Variant, and not the 12-card hands of bid whist, whose kitty is the
-    cards not dealt): its contract is checked from the opening lead, with
-    no exchange (check_deal_contract, which wants 13 cards a hand)."""
-    hands = board.hands
-    return (hands is not None and not all(len(h) == BID_HAND for h in hands)
-            and not board.kitty and board.tag("Kitty", "Undealt") is None
-            and board.game() == "classic")
+    Variant): its contract is checked from the opening lead, with no
+    exchange (check_deal_contract, which wants 13 cards a hand)."""
+    return (board.hands is not None and not board.kitty
+            and board.tag("Kitty", "Undealt") is None and board.game() == "classic")
+
+
+def _passed_out(board) -> bool:
+    contract = board.contract()
+    return contract is not None and contract.passed
 
 
 def check_work(solver, item):
@@ -128,36 +133,33 @@ def _board_contract(board):
     """The board's Contract tag, which must be a bid of 1 to 7."""
     contract = board.contract()
     if contract is None:
+        raw = board.tags.get("Contract")
+        if raw is not None:          # PBN's "?" (unknown) or "" (none)
+            raise WhistError(f"no contract: the Contract is "
+                             f"{'unknown' if raw.strip() == '?' else 'empty'} ({raw.strip()!r}); "
+                             "give --contract")
         raise WhistError("no contract (give --contract or a Contract tag)")
     if not is_bid(contract):
         raise WhistError(f"the Contract {contract} is not a bid of 1 to 7")
     return contract
 
 
-def _deal_contract(board):
-    """The Contract tag of a deal without a kitty (doubled or not); a
-    passed-out board has none to check."""
-    contract = board.contract()
-    if contract is not None and contract.passed:
-        raise WhistError("the board was passed out: no contract to check")
-    return _board_contract(board)
-
-
-def _declarer_vulnerable(board, seat: int) -> Optional[bool]:
+def _declarer_vulnerable(run: Run, where: str, board, seat: int) -> Optional[bool]:
     """Whether the declarer's side is vulnerable, from the Vulnerable tag
-    (None without one, or when it is not a vulnerability)."""
+    (None without one; a value that is no vulnerability is warned of)."""
     value = board.tag("Vulnerable")
     if value is None:
         return None
     try:
         ns, ew = parse_vulnerable(value)
-    except WhistError:
+    except WhistError as e:
+        run.warning(where, f"{e}: no score")
         return None
     return ns if seat % 2 == 0 else ew
 
 
-def _deal_check_board(run: Run, board, item: DealItem, res) -> bool:
-    vulnerable = _declarer_vulnerable(board, item.declarer)
+def _deal_check_board(run: Run, where: str, board, item: DealItem, res) -> bool:
+    vulnerable = _declarer_vulnerable(run, where, board, item.declarer)
     if run.json:
         run.emit_json(board_json(
             board,
@@ -178,9 +180,9 @@ def _deal_check_board(run: Run, board, item: DealItem, res) -> bool:
     return res.makeable
 
 
-def _check_board(run: Run, board, item, res, scoring: Scoring) -> bool:
+def _check_board(run: Run, where: str, board, item, res, scoring: Scoring) -> bool:
     if isinstance(item, DealItem):
-        return _deal_check_board(run, board, item, res)
+        return _deal_check_board(run, where, board, item, res)
     hands, kitty, seat, _ = item
     if run.json:
         run.emit_json(board_json(

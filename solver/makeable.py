@@ -78,7 +78,7 @@ def check_deal_contract(hands: Sequence[Iterable[str]], contract: Union[Contract
     if len(hands) != 4 or any(len(h) != DEAL_TRICKS for h in hands):
         sizes = ", ".join(f"{SEATS[i]} {len(h)}" for i, h in enumerate(hands))
         raise WhistError(f"a contract is checked from the opening lead, on hands of "
-                         f"{DEAL_TRICKS} cards ({sizes})")
+                         f"{DEAL_TRICKS} cards ({sizes}; an end position is puzzles' question)")
     pos = Position.make(hands, contract.trump, contract.ranking, opening_leader(seat))
     solver = solver if solver is not None else Solver()
     res = solver.solve(pos, cards=False, line=True)

@@ -109,13 +109,37 @@ def test_the_command_on_a_bridge_file():
 
 
 def test_boards_the_command_cannot_check():
-    r = run(["check", "--board", "3", BRIDGE])
-    assert r.exit_code == 2 and "the board was passed out: no contract to check" in r.stderr
+    # a passed-out board is skipped with a warning (a club's file of
+    # contracts has some): not bad input
+    r = run(["check", "--board", "2,3", BRIDGE])
+    assert r.exit_code == 0, r.stderr
+    assert "board 3: passed out: no contract to check" in r.stderr and "error" not in r.stderr
     r = run(["check", "--board", "4", "--contract", "1H", "--bidder", "S", BRIDGE])
-    assert r.exit_code == 2 and "hands of 13 cards (N 3, E 3, S 3, W 3)" in r.stderr
-    deal = format_deal(_deal(random.Random(4)))
-    r = run(["check", "-", "--contract", "2S"], input=board("1", deal))
+    assert r.exit_code == 2 and "hands of 13 cards (N 3, E 3, S 3, W 3" in r.stderr
+    assert "end position is puzzles' question" in r.stderr
+    deal = _deal(random.Random(4))
+    r = run(["check", "-", "--contract", "2S"], input=board("1", format_deal(deal)))
     assert r.exit_code == 2 and "no declarer" in r.stderr
+    # an end position of 12 cards a hand (no joker, no Variant: not bid
+    # whist) is no deal of bid whist with its kitty made up
+    twelve = [h[:12] for h in deal]
+    r = run(["check", "-", "--contract", "2S", "--bidder", "N"], input=board("1", format_deal(twelve)))
+    assert r.exit_code == 2 and "hands of 13 cards (N 12" in r.stderr and "kitty" not in r.stderr
+    for value, said in (("?", "the Contract is unknown ('?'); give --contract"),
+                        ("", "the Contract is empty (''); give --contract")):
+        r = run(["check", "-"], input=board("1", format_deal(deal), '[Declarer "N"]',
+                                           f'[Contract "{value}"]'))
+        assert r.exit_code == 2 and said in r.stderr
+
+
+def test_a_vulnerability_that_is_none_is_warned_of():
+    deal = format_deal(_deal(random.Random(5)))
+    r = run(["check", "--json", "-"], input=board("1", deal, '[Declarer "N"]', '[Contract "1C"]',
+                                                  '[Vulnerable "garbage"]'))
+    assert r.exit_code in (0, 1), r.stderr
+    (o,) = json_lines(r)
+    assert o["vulnerable"] is None and o["score"] is None
+    assert "unknown vulnerability 'garbage'" in r.stderr and "no score" in r.stderr
 
 
 def test_a_hand_record_is_checked_from_its_opening_lead():
