@@ -75,6 +75,7 @@ def bid(
                     raise result
                 _bid_board(run, board, item, result)
                 done += 1
+    run.error_summary()          # ("... and K more errors in FILE" before the summary)
     run.err.print(render.batch_summary(done, "analysed", len(run.bad), time.monotonic() - started))
     run.finish()
 

@@ -377,7 +377,7 @@ class Run:
         files and boards are reported on stderr and skipped.  ``partial``:
         a board whose Deal leaves hands unknown (``-``) is good too
         (``simulate``)."""
-        labels: List[str] = []     # (--board: every board's label, for the message)
+        labels: dict = {}     # (--board: the first labels of each file read, for the message)
         for path in files:
             name = file_name(path)
             if name in self._files and path == "-":
@@ -406,7 +406,7 @@ class Run:
                     self.error(name, "no boards in this file")
                 continue
             if self.selection:
-                labels.extend(b.label for b in boards[:MAX_LABELS_SHOWN + 1 - len(labels)])
+                labels[name] = [b.label for b in boards[:MAX_LABELS_SHOWN + 1]]
                 boards = [b for b in boards if self.selection.matches(b.label)]
             with self.progress(len(boards), name):
                 for board in boards:
@@ -421,16 +421,30 @@ class Run:
                         continue
                     yield where, board
                     self.advance()
-        if self.selection:
-            self._say_unmatched(files, labels)
+        if self.selection and labels:
+            self._say_unmatched(labels)
 
-    def _say_unmatched(self, files: List[str], labels: List[str]) -> None:
-        """The --board items that found no board in any file: an error each
-        (the labels the files have in the message)."""
-        shown = ", ".join(labels[:MAX_LABELS_SHOWN]) + (", ..." if len(labels) > MAX_LABELS_SHOWN else "")
-        where = file_name(files[0]) if len(files) == 1 else "--board"
-        for item in self.selection.unmatched():
-            self.error(where, f"no board {item!r}" + (f" (boards: {shown})" if labels else ""))
+    def _say_unmatched(self, labels: dict) -> None:
+        """The --board items that found no board in the files read: an
+        error each, with the labels each file has."""
+        def shown(names: List[str]) -> str:
+            text = ", ".join(repr(n) if "," in n or not n.strip() else n
+                             for n in names[:MAX_LABELS_SHOWN])
+            return text + (", ..." if len(names) > MAX_LABELS_SHOWN else "")
+        prefix = f"{next(iter(labels))}: " if len(labels) == 1 else ""
+        there = ("boards: " + shown(next(iter(labels.values()))) if len(labels) == 1
+                 else "; ".join(f"{name}: {shown(names)}" for name, names in labels.items()))
+        missing = self.selection.unmatched()
+        for text, problem in missing[:MAX_ERRORS_PER_FILE]:
+            # (each its own place, so that each counts as an error)
+            self.error(f"{prefix}--board {text!r}",
+                       f"no such board{', ' + problem if problem else ''} ({there})")
+        if len(missing) > MAX_ERRORS_PER_FILE:
+            for text, _ in missing[MAX_ERRORS_PER_FILE:]:
+                self.bad.add(f"{prefix}--board {text!r}")
+            more = len(missing) - MAX_ERRORS_PER_FILE
+            self._message("error", "bold red", "",
+                          f"... and {more} more --board item{'s' if more > 1 else ''} found no board")
 
     # ---- batches (--jobs, --scheduler) ---------------------------------
 

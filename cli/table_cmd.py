@@ -110,6 +110,7 @@ def table(
     n = repeats.count
     note = (f"{render.plural(n, 'board')} {'repeats' if n == 1 else 'repeat'} "
             "an earlier deal, not solved again") if n else ""
+    run.error_summary()          # ("... and K more errors in FILE" before the summary)
     run.err.print(render.batch_summary(done, "tabulated", len(run.bad), time.monotonic() - started, note))
     run.finish()
 

@@ -2,29 +2,32 @@
 ``--board``): the label is what every output calls a board, its Board tag,
 else its position in the file (``Board.label``).
 
-A selection is a list of items, each a label or a range ``A-B`` of whole
-numbers (the boards whose label is a number from A to B: ``3-8`` takes
-boards 3, 4, ... 8 and also a board tagged ``07``).  Labels are compared
-without regard to case or surrounding spaces.  One ``--board`` value may
-hold several items separated by commas (``1,4,9-12``); a value that is a
-label of its own (``Round 1-2``, ``A,B``) takes that board too, whatever it
-would mean split.
+A ``--board`` value is a label; it is also read as a list of items
+separated by commas (``1,4,9-12``), each a label or a range ``A-B`` of
+whole numbers.  A number matches a label that is the same number (``7``
+takes a board tagged ``07``; ``3-8`` takes boards 3 to 8).  Labels are
+compared without regard to case, runs of spaces or Unicode's two ways of
+writing an accented letter.  A value that is a label of its own (``Round
+1-2``, ``A,B``, ``8-3``) takes that board, whatever its items would mean;
+an item that cannot be read (an empty one, a range that runs backwards)
+only says so when the value finds no board.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Iterable, List, Optional, Tuple
 
 from .errors import WhistError
 
-_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
-# (the longest number a range takes: more digits than a board count has
+_RANGE = re.compile(r"([0-9]+)\s*-\s*([0-9]+)")
+# (the longest number an item reads: more digits than a board count has
 # are no board's)
 _MAX_DIGITS = 12
 
 
 def _key(label: str) -> str:
-    return " ".join(label.split()).casefold()
+    return " ".join(unicodedata.normalize("NFC", label).split()).casefold()
 
 
 def _number(label: str) -> Optional[int]:
@@ -35,54 +38,63 @@ def _number(label: str) -> Optional[int]:
 
 
 class _Item:
-    """One label or range of a --board value."""
-    __slots__ = ("text", "key", "span", "found")
+    """One label, number or range of a --board value; ``problem`` says
+    why a part of the value is not read as an item."""
+    __slots__ = ("text", "key", "span", "problem", "found")
 
     def __init__(self, text: str, key: Optional[str] = None,
-                 span: Optional[Tuple[int, int]] = None):
+                 span: Optional[Tuple[int, int]] = None, problem: Optional[str] = None):
         self.text = text
         self.key = key
         self.span = span
+        self.problem = problem
         self.found = False
 
     def matches(self, key: str, number: Optional[int]) -> bool:
-        if self.key is not None:
-            return self.key == key
-        return number is not None and self.span[0] <= number <= self.span[1]
+        if self.span is not None:
+            return number is not None and self.span[0] <= number <= self.span[1]
+        return self.key is not None and self.key == key
 
 
 def _item(part: str) -> _Item:
-    m = _RANGE.match(part)
+    """An item of a value split at its commas."""
+    if not part:
+        return _Item(part, problem="an empty item: items are separated by single commas")
+    m = _RANGE.fullmatch(part)
+    number = _number(part)
+    if number is not None:
+        return _Item(part, span=(number, number))
     if not m:
+        if part.isascii() and part.isdigit():
+            return _Item(part, problem=f"a number of more than {_MAX_DIGITS} digits")
         return _Item(part, key=_key(part))
     lo, hi = m.group(1), m.group(2)
     if len(lo) > _MAX_DIGITS or len(hi) > _MAX_DIGITS:
-        raise WhistError(f"board range {part!r}: a number of more than {_MAX_DIGITS} digits")
+        return _Item(part, problem=f"a number of more than {_MAX_DIGITS} digits")
     if int(lo) > int(hi):
-        raise WhistError(f"board range {part!r} runs backwards (write {hi}-{lo})")
+        return _Item(part, problem=f"a backwards range: write {int(hi)}-{int(lo)}")
     return _Item(part, span=(int(lo), int(hi)))
 
 
 class BoardSelection:
     """The boards a run is asked for.  ``matches(label)`` says whether a
     board is one of them and notes which items found a board;
-    ``unmatched()`` gives the items that found none, in the order given."""
+    ``unmatched()`` gives what found none, in the order given."""
 
     def __init__(self, values: Iterable[str]):
-        # per value: the value whole as a label (None when it is a plain
-        # label already) and its items
-        self.values: List[Tuple[Optional[_Item], List[_Item]]] = []
+        # per value: the value whole as a label, and its items when it
+        # splits into more than itself
+        self.values: List[Tuple[_Item, List[_Item]]] = []
         for value in values:
             text = value.strip()
             if not text:
                 raise WhistError("an empty value (give a board's label, as the output "
                                  "names it, or a range such as 3-8)")
             parts = [p.strip() for p in text.split(",")]
-            if any(not p for p in parts):
-                raise WhistError(f"an empty item in {text!r} "
-                                 "(items are separated by single commas)")
-            whole = _Item(text, key=_key(text)) if len(parts) > 1 or _RANGE.match(text) else None
-            self.values.append((whole, [_item(p) for p in parts]))
+            items = [_item(p) for p in parts]
+            if len(items) == 1 and items[0].problem is None and items[0].span is None:
+                items = []              # a plain label: the value whole is all there is
+            self.values.append((_Item(text, key=_key(text)), items))
 
     def __bool__(self) -> bool:
         return bool(self.values)
@@ -92,14 +104,23 @@ class BoardSelection:
         number = _number(label)
         hit = False
         for whole, items in self.values:
-            for item in ([whole] if whole else []) + items:
+            for item in [whole] + items:
                 if item.matches(key, number):
                     item.found = True
                     hit = True
         return hit
 
-    def unmatched(self) -> List[str]:
-        """The items that found no board (a value that is itself a board's
-        label found it, whatever its items found)."""
-        return [item.text for whole, items in self.values
-                if not (whole and whole.found) for item in items if not item.found]
+    def unmatched(self) -> List[Tuple[str, Optional[str]]]:
+        """What found no board, in the order given, as (text, why it was
+        not read as an item, or None): each value that found none as a
+        label, or its items that found none when it has items; a value
+        that found a board as a label has nothing unmatched."""
+        out: List[Tuple[str, Optional[str]]] = []
+        for whole, items in self.values:
+            if whole.found:
+                continue
+            if not items:
+                out.append((whole.text, None))
+            out += [(item.text or whole.text, item.problem) for item in items
+                    if item.problem or not item.found]
+        return out
