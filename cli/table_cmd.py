@@ -195,7 +195,7 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
             run.pbn_header = True
         else:
             run.emit_text("\n")
-        run.emit_text(table_board_pbn(board, table, n))
+        run.emit_text(table_board_pbn(board, table, n, None if p is None else p.score))
         return
     deal = render.deal_text(run.style, hands, board.kitty)
     run.emit(render.dd_tables_view(run.style, render.board_title(board), table, strains,

@@ -759,19 +759,31 @@ def optimum_result_table(table: Mapping, total: int = 13,
     return value, lines
 
 
-def table_board_pbn(board, table: Mapping, n_tricks: int) -> str:
+# Tags other programs write from a deal's double-dummy values (PBN 2.1's
+# OptimumScore; BridgeComposer's DoubleDummyTricks and ParContract; the
+# OptimumContract some sites add): a table written again drops them, as
+# they may not be the deal's any more (table_board_pbn), and writes its
+# own OptimumScore from the par when there is one.
+DOUBLE_DUMMY_TAGS = frozenset({"OptimumResultTable", "OptimumScore", "DoubleDummyTricks",
+                               "ParContract", "OptimumContract"})
+
+
+def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[int] = None) -> str:
     """A board written again with its double-dummy ``table`` (as in
-    :func:`optimum_result_table`) as its OptimumResultTable: its tags and
-    sections (a previous OptimumResultTable replaced), the Board tag added
-    if missing, the Deal in canonical form.  In bid whist the bidder leads:
-    each row's declarer is the leader."""
-    tags = {k: v for k, v in board.tags.items() if k != "OptimumResultTable"}
+    :func:`optimum_result_table`) as its OptimumResultTable, and with
+    ``par_score`` (N-S's, when the par is known) as its OptimumScore: its
+    tags and sections but those of DOUBLE_DUMMY_TAGS, the Board tag added
+    if missing, the Deal in canonical form.  In bid whist the bidder
+    leads: each row's declarer is the leader."""
+    tags = {k: v for k, v in board.tags.items() if k not in DOUBLE_DUMMY_TAGS}
     sections = {k: v for k, v in (board.sections or {}).items() if k in tags and v}
     if "Board" not in tags:
         tags["Board"] = board.label
     tags["Deal"] = board.deal_string()
     value, lines = optimum_result_table(table, total=n_tricks,
                                         bidder_leads=board.game() == "bid")
+    if par_score is not None:
+        tags["OptimumScore"] = f"NS {par_score}"
     tags["OptimumResultTable"] = value
     sections["OptimumResultTable"] = lines
     return write_board(tags, sections)

@@ -22,7 +22,7 @@ import pytest
 
 from whist_solve.engine import dd_table
 from whist_solve.par import par
-from whist_solve.pbn import read_pbn_file
+from whist_solve.pbn import read_pbn, read_pbn_file
 
 from support import TEST_DATA, needs_dds
 from support.cli_run import board, json_lines, run
@@ -274,3 +274,23 @@ def test_solve_solves_a_repeated_position_once(monkeypatch):
     # the same object as the board solved alone
     alone = json_lines(run(["solve", "--json", "-"], input=rooms.split("\n\n")[0] + "\n\n"))[0]
     assert alone == a
+
+
+def test_pbn_output_drops_other_programs_double_dummy_tags():
+    # a deal's DoubleDummyTricks and OptimumScore of another program were
+    # copied beside the new OptimumResultTable, stale ones too; the par is
+    # now the OptimumScore (N-S's score)
+    src = Path(BRIDGE).read_text().replace(
+        '[Board "2"]', '[Board "2"]\n[DoubleDummyTricks "00000000000000000000"]\n'
+        '[OptimumScore "NS 9999"]\n[ParContract "NS 7NT"]', 1)
+    r = run(["table", "--pbn", "-"], input=src)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "DoubleDummyTricks" not in out and "9999" not in out and "ParContract" not in out
+    objs = {o["board"]: o for o in json_lines(run(["table", "--json", BRIDGE]))}
+    boards = {b.label: b for b in read_pbn_file(BRIDGE)}
+    written = {b.label: b for b in read_pbn(out)}
+    for label in ("1", "2", "3"):
+        assert written[label].tags["OptimumScore"] == f"NS {objs[label]['par']['score']}"
+    assert "OptimumScore" not in written["4"].tags     # an ending: no par
+    assert set(written) == set(boards)
