@@ -264,9 +264,9 @@ class HtmlPage:
     # ---- table ----------------------------------------------------------
 
     def add_table(self, obj: Mapping, hands: Sequence[Sequence[str]],
-                  kitty: Sequence[str] = ()) -> None:
+                  kitty: Sequence[str] = (), par: Optional[str] = None) -> None:
         """A board of ``table``: the deal and the tricks N-S take by strain,
-        ranking and leader."""
+        ranking and leader, and the par as the terminal says it (``par``)."""
         centre = f"Kitty<br>{cards(sort_cards(kitty))}" if kitty else ""
         parts = ['<section class="board">', _board_heading(obj),
                  diagram(hands, "up", centre)]
@@ -284,6 +284,8 @@ class HtmlPage:
                              + "".join(f"<td>{table[s][r][seat]}</td>" for s in strains)
                              + "</tr>")
             parts.append("</table>")
+        if par:
+            parts.append(f'<p class="facts">{escape(par)}</p>')
         parts.append("</section>")
         self.sections.append("".join(parts))
 

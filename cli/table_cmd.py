@@ -169,7 +169,7 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
     passed = _passed_out(board)
     if page is not None:
         page.add_table(board_json(board, table=table, tricks_total=n, file=board.file), hands,
-                       board.kitty)
+                       board.kitty, None if p is None else render.par_text(p).plain)
     if writer is not None:
         deal = board.deal_string()
         with writing_out():

@@ -370,3 +370,18 @@ def test_the_page_s_line_counts_tricks_from_the_solved_position(tmp_path):
     rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in line.split("<tr>")[2:]]
     assert rows[-1][-2:] == [str(obj["ns_tricks"]), str(obj["ew_tricks"])]
     assert obj["won"] == {"NS": 0, "EW": 1}
+
+
+def test_table_page_shows_the_par(tmp_path):
+    # the terminal, JSON and CSV gave the par; the page did not
+    page = tmp_path / "t.html"
+    bridge = str(ROOT / "tests" / "data" / "bridge_export.pbn")
+    r = run(["table", bridge, "--html", str(page)])
+    assert r.exit_code == 0, r.stderr
+    text = page.read_text()
+    objs = {o["board"]: o for o in json_lines(run(["table", "--json", bridge]))}
+    shown = re.findall(r'<p class="facts">(Par [^<]*)</p>', text)
+    assert len(shown) == 3
+    for label, line in zip(("1", "2", "3"), shown):
+        assert line.startswith(f"Par {objs[label]['par']['score']:+d}: ")
+        assert "dealer" in line and "vulnerable" in line
