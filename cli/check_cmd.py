@@ -12,7 +12,7 @@ import typer
 from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
-from whist_solve.makeable import check_deal_contract
+from whist_solve.makeable import DEAL_TRICKS, check_deal_contract
 from whist_solve.par import parse_vulnerable
 from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 
@@ -72,6 +72,11 @@ def check(
                         "passed out: no contract to check")
             return None
         if _without_kitty(board):
+            n = len(board.hands[0])
+            if n != DEAL_TRICKS:
+                # (before its contract: an end position's is often a bare strain)
+                raise WhistError(f"an end position ({n} cards a hand): check answers from a "
+                                 f"deal's opening lead; puzzles checks a goal from a position")
             contract = fixed if fixed is not None else _board_contract(board)
             seat = board.declaring_seat() if bidder is None else SEATS.index(bidder)
             if seat is None:
