@@ -67,7 +67,7 @@ def check(
     backend = run.backend(jobs, scheduler)
 
     def prepare(board):
-        if fixed is None and _passed_out(board):
+        if fixed is None and board.passed_out():
             run.warning(f"{file_name(board.file)}: {board.named}",
                         "passed out: no contract to check")
             return None
@@ -119,11 +119,6 @@ def _without_kitty(board) -> bool:
     exchange (check_deal_contract, which wants 13 cards a hand)."""
     return (board.hands is not None and not board.kitty
             and board.tag("Kitty", "Undealt") is None and board.game() == "classic")
-
-
-def _passed_out(board) -> bool:
-    contract = board.contract()
-    return contract is not None and contract.passed
 
 
 def check_work(solver, item):

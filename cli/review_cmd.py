@@ -73,8 +73,8 @@ def review(
 
 
 def _passed_out(board) -> bool:
-    c = board.contract()
-    return c is not None and c.passed and board.tag("Trump") is None
+    """Passed out, and no Trump tag to review the play in."""
+    return board.passed_out() and board.tag("Trump") is None
 
 
 def review_work(solver, item):

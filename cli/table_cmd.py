@@ -153,11 +153,11 @@ def board_par(board, table, strains, rankings, hands):
 
 
 def _passed_out(board) -> bool:
+    """Passed out (a bad Contract tag, which a table does not need, is not)."""
     try:
-        c = board.contract()
+        return board.passed_out()
     except WhistError:
         return False
-    return c is not None and c.passed
 
 
 def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, writer,

@@ -540,6 +540,12 @@ class Board:
     def contract(self) -> Optional[Contract]:
         return self._parsed_tag("Contract", parse_contract)
 
+    def passed_out(self) -> bool:
+        """Whether the Contract is Pass (every player passed); a bad
+        Contract tag raises, as contract() does."""
+        c = self.contract()
+        return c is not None and c.passed
+
     def game(self) -> str:
         """'classic' or 'bid': the Variant tag, else 'bid' when the deal, or
         the Unseen cards of a partial deal, have jokers, or there is a kitty."""
