@@ -44,9 +44,9 @@ class _TallyRun(Run):
         super().__init__(json_out, boards)
         self.tally = tally
 
-    def error(self, where: str, text: str) -> None:
-        self.tally.bad.add(where)
-        super().error(where, text)
+    def error(self, where: str, text: str, key=None) -> None:
+        self.tally.bad.add(where if key is None else key)
+        super().error(where, text, key)
 
 
 def puzzles(

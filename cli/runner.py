@@ -257,9 +257,12 @@ class Run:
         n = counts[name] = counts.get(name, 0) + 1
         return n > MAX_ERRORS_PER_FILE
 
-    def error(self, where: str, text: str) -> None:
+    def error(self, where: str, text: str, key=None) -> None:
+        """An error about ``where``; ``key`` tells apart what the summary
+        counts when places share a name (a team file's two boards 1), by
+        default the place."""
         self.status = max(self.status, EXIT_BAD)
-        self.bad.add(where)
+        self.bad.add(where if key is None else key)
         if not self._over_cap(self._errors, where):
             self._message("error", "bold red", where, text)
 
@@ -407,7 +410,8 @@ class Run:
                 continue
             if self.selection:
                 labels[name] = [b.label for b in boards[:MAX_LABELS_SHOWN + 1]]
-                boards = [b for b in boards if self.selection.matches(b.label)]
+                boards = [b for b, chosen in zip(boards, self.selection.pick([b.label for b in boards]))
+                          if chosen]
             with self.progress(len(boards), name):
                 for board in boards:
                     where = f"{name}: {board.named}"
@@ -416,7 +420,8 @@ class Run:
                               if not (partial and e == getattr(board, "unknown_error", None))]
                     if errors:
                         for msg in errors:
-                            self.error(where, strip_prefix(str(msg), name, path, board.named))
+                            self.error(where, strip_prefix(str(msg), name, path, board.named),
+                                       key=board_key(board))
                         self.advance()
                         continue
                     yield where, board
@@ -435,13 +440,16 @@ class Run:
         there = ("boards: " + shown(next(iter(labels.values()))) if len(labels) == 1
                  else "; ".join(f"{name}: {shown(names)}" for name, names in labels.items()))
         missing = self.selection.unmatched()
+        if not missing:
+            return
+        self.status = max(self.status, EXIT_BAD)
+        # (each its own error, said whatever the file's other errors: at
+        # most MAX_ERRORS_PER_FILE of them)
+        self.bad.update(("--board", i) for i in range(len(missing)))
         for text, problem in missing[:MAX_ERRORS_PER_FILE]:
-            # (each its own place, so that each counts as an error)
-            self.error(f"{prefix}--board {text!r}",
-                       f"no such board{', ' + problem if problem else ''} ({there})")
+            self._message("error", "bold red", f"{prefix}--board {text!r}",
+                          f"no such board{', ' + problem if problem else ''} ({there})")
         if len(missing) > MAX_ERRORS_PER_FILE:
-            for text, _ in missing[MAX_ERRORS_PER_FILE:]:
-                self.bad.add(f"{prefix}--board {text!r}")
             more = len(missing) - MAX_ERRORS_PER_FILE
             self._message("error", "bold red", "",
                           f"... and {more} more --board item{'s' if more > 1 else ''} found no board")
@@ -521,13 +529,20 @@ class Run:
             yield
         except WhistError as e:
             label = board.named if board is not None else ""
-            self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label))
+            self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label),
+                       key=board_key(board))
         except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError, OutputFailed):
             raise   # a reader that closed the pipe (| head) ends the run, quietly; a full disk with a message
         except Exception as e:
             if os.environ.get("WHIST_SOLVE_DEBUG") and not isinstance(e, MemoryError):
                 raise
-            self.error(where, one_line_error(e)[len("error: "):])
+            self.error(where, one_line_error(e)[len("error: "):], key=board_key(board))
+
+
+def board_key(board):
+    """What tells a board apart from others of its label (its file and
+    position), for the count of boards with errors; None without a board."""
+    return None if board is None else (board.file, board.index)
 
 
 def strip_prefix(message: str, *prefixes: str) -> str:

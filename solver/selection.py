@@ -7,10 +7,11 @@ separated by commas (``1,4,9-12``), each a label or a range ``A-B`` of
 whole numbers.  A number matches a label that is the same number (``7``
 takes a board tagged ``07``; ``3-8`` takes boards 3 to 8).  Labels are
 compared without regard to case, runs of spaces or Unicode's two ways of
-writing an accented letter.  A value that is a label of its own (``Round
-1-2``, ``A,B``, ``8-3``) takes that board, whatever its items would mean;
-an item that cannot be read (an empty one, a range that runs backwards)
-only says so when the value finds no board.
+writing an accented letter.  A value that is the label of a board of a
+file (``Round 1-2``, ``A,B``, ``8-3``) takes that board there and nothing
+else, whatever its items would mean; an item that cannot be read (an
+empty one, a range that runs backwards) only says so when the value finds
+no board.
 """
 from __future__ import annotations
 
@@ -99,16 +100,29 @@ class BoardSelection:
     def __bool__(self) -> bool:
         return bool(self.values)
 
-    def matches(self, label: str) -> bool:
-        key = _key(label)
-        number = _number(label)
-        hit = False
+    def pick(self, labels: List[str]) -> List[bool]:
+        """Which of a file's boards (by their labels, in order) are asked
+        for.  A value that is the label of a board of the file takes those
+        boards only; else its items take theirs."""
+        keys = [_key(label) for label in labels]
+        numbers = [_number(label) for label in labels]
+        chosen = [False] * len(labels)
         for whole, items in self.values:
-            for item in [whole] + items:
-                if item.matches(key, number):
-                    item.found = True
-                    hit = True
-        return hit
+            hits = [i for i, k in enumerate(keys) if whole.matches(k, None)]
+            if hits:
+                whole.found = True
+            else:
+                for item in items:
+                    found = [i for i in range(len(labels)) if item.matches(keys[i], numbers[i])]
+                    item.found = item.found or bool(found)
+                    hits += found
+            for i in hits:
+                chosen[i] = True
+        return chosen
+
+    def matches(self, label: str) -> bool:
+        """Whether a board of this label alone would be asked for."""
+        return self.pick([label])[0]
 
     def unmatched(self) -> List[Tuple[str, Optional[str]]]:
         """What found no board, in the order given, as (text, why it was

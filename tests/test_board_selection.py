@@ -29,7 +29,7 @@ WHIST = str(TEST_DATA / "whist.pbn")
 
 def _picked(values, labels):
     sel = BoardSelection(values)
-    return [label for label in labels if sel.matches(label)], sel.unmatched()
+    return [label for label, chosen in zip(labels, sel.pick(labels)) if chosen], sel.unmatched()
 
 
 def test_labels_ranges_and_lists():
@@ -39,13 +39,16 @@ def test_labels_ranges_and_lists():
     assert _picked(["3-9"], labels) == (["3", "07", "9"], [])
     assert _picked(["1,9-10", "LEAD"], labels) == (["1", "9", "10", "lead"], [])
     assert _picked([" lead ", "round  1-2"], labels) == (["lead", "Round 1-2"], [])
-    # a value that is a label of its own takes that board, and its items
-    # finding nothing is then no error
+    # a value that is a board's label takes that board only, and its
+    # items finding nothing is then no error
     assert _picked(["A,B"], labels) == (["A,B"], [])
+    assert _picked(["A,B"], ["A", "A,B", "B"]) == (["A,B"], [])
+    assert _picked(["A,B"], ["A", "B"]) == (["A", "B"], [])
     assert _picked(["Round 1-2", "4", "11-12"], labels) == (["Round 1-2"],
                                                               [("4", None), ("11-12", None)])
-    # a range is of numbers: 1-2 takes boards 1 and 2, and a board named "1-2"
-    assert _picked(["1-2"], ["1", "2", "1-2", "12"]) == (["1", "2", "1-2"], [])
+    # a range is of numbers: 1-2 takes boards 1 and 2, unless a board is named "1-2"
+    assert _picked(["1-2"], ["1", "2", "12"]) == (["1", "2"], [])
+    assert _picked(["1-2"], ["1", "2", "1-2", "12"]) == (["1-2"], [])
     # Unicode's two spellings of an accented letter are one label; digits
     # other than ASCII's are letters
     assert _picked(["U\u0308ber"], ["\u00dcber", "\u0663"]) == (["\u00dcber"], [])
@@ -139,6 +142,17 @@ def test_an_item_that_finds_no_board_is_an_error_the_rest_answered():
     assert "... and 20 more --board items found no board" in r.stderr
     assert r.stderr.rstrip().endswith("errors in " + r.stderr.rstrip().rsplit(" in ", 1)[1])
     assert "0 boards tabulated, 40 errors" in r.stderr
+    # the same item twice: two errors
+    r = run(["table", "--board", "99", "--board", "99", WHIST])
+    assert r.stderr.count("no such board") == 2 and "0 boards tabulated, 2 errors" in r.stderr
+    # --board's errors are said whatever the file's own errors (the file's
+    # cap of 20 messages took them in)
+    bad = "".join(board(str(i), "N:AK... QJ... T9... 87..", '[Trump "NT"]', '[Leader "W"]')
+                  for i in range(1, 6))
+    r = run(["table", "--board", "1-5," + ",".join(map(str, range(100, 123))), "-"], input=bad)
+    assert r.stderr.count("no such board") == 20 and r.stderr.count("bad hand for W") == 5
+    assert "... and 3 more --board items found no board" in r.stderr
+    assert "0 boards tabulated, 28 errors" in r.stderr
     # a file that cannot be read is its own error, not also a board not found
     r = run(["table", "--board", "3", "no-such-file.pbn"])
     assert r.exit_code == 2 and "no such board" not in r.stderr

@@ -790,3 +790,14 @@ def test_small_wordings(tmp_path):
     r = run(["simulate", "-n", "1", "--jobs", "1", str(q)])
     flat = " ".join(r.stdout.replace("\u2502", " ").split())
     assert "1 sample, seed 1; E leads; E-W (the leader's side) need 2 of 2 tricks" in flat
+
+
+def test_the_summary_counts_boards_that_share_a_label():
+    # a team file has each board number twice: three bad boards "1" were
+    # counted as one error
+    bad = '[Board "1"]\n[Deal "N:AK... QJ... T9... 87.."]\n[Trump "NT"]\n[Leader "W"]\n\n' * 3
+    for command in ("table", "puzzles"):
+        r = run([command, "-"], input=bad)
+        assert r.exit_code == 2
+        assert r.stderr.count("bad hand for W") == 3
+        assert ", 3 errors in " in r.stderr.splitlines()[-1]
