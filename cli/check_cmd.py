@@ -13,7 +13,6 @@ from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
 from whist_solve.makeable import DEAL_TRICKS, check_deal_contract
-from whist_solve.par import parse_vulnerable
 from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 
 from . import render
@@ -145,17 +144,15 @@ def _board_contract(board):
 
 
 def _declarer_vulnerable(run: Run, where: str, board, seat: int) -> Optional[bool]:
-    """Whether the declarer's side is vulnerable, from the Vulnerable tag
-    (None without one; a value that is no vulnerability is warned of)."""
-    value = board.tag("Vulnerable")
-    if value is None:
-        return None
+    """Whether the declarer's side is vulnerable, from the Vulnerable (or
+    Vul) tag (None without one; a value that is no vulnerability is warned
+    of)."""
     try:
-        ns, ew = parse_vulnerable(value)
+        vul = board.vulnerability()
     except WhistError as e:
         run.warning(where, f"{e}: no score")
         return None
-    return ns if seat % 2 == 0 else ew
+    return None if vul is None else vul[seat % 2]
 
 
 def _deal_check_board(run: Run, where: str, board, item: DealItem, res) -> bool:

@@ -28,8 +28,8 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_output_target, strains_option, table_ranking_option, threads_option)
-from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, worker_threads,
-                     writing_out)
+from .runner import (Parts, Repeat, Repeats, Run, board_json, file_name, map_prepared,
+                     worker_threads, writing_out)
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -141,12 +141,13 @@ def _deal_key(hands):
 
 def board_par(board, table, strains, rankings, hands):
     """The par of a bridge board (52 cards, every strain tabulated uptown,
-    Dealer and Vulnerable tags), else None."""
+    Dealer and Vulnerable tags), else None; a Vulnerable tag that is no
+    vulnerability raises."""
     if (set(strains) != set(STRAINS) or "up" not in rankings or len(hands[0]) != 13
             or board.kitty or board.game() != "classic"):
         return None
     dealer = board.dealer()
-    vul = board.tag("Vulnerable", "Vul")
+    vul = board.vulnerability()
     if dealer is None or vul is None:
         return None
     return dd_par(table, dealer, vul)
@@ -165,7 +166,12 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
-    p = board_par(board, table, strains, rankings, hands)
+    try:
+        p = board_par(board, table, strains, rankings, hands)
+    except WhistError as e:
+        # (the table stands without its par)
+        run.warning(f"{file_name(board.file)}: {board.named}", f"{e}: no par")
+        p = None
     passed = _passed_out(board)
     if page is not None:
         page.add_table(board_json(board, table=table, tricks_total=n, file=board.file), hands,

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Optional, Sequence, TypeVar, Union
 from .cards import (Position, duplicates, format_hand, full_deck, hand_sizes, is_joker,
                     parse_card, parse_hand, sort_cards, trick_winner_offset)
 from .errors import CardError, PositionError, WhistError
+from .par import parse_vulnerable
 from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
                     trump_of)
 
@@ -539,6 +540,13 @@ class Board:
 
     def contract(self) -> Optional[Contract]:
         return self._parsed_tag("Contract", parse_contract)
+
+    def vulnerability(self) -> Optional[tuple[bool, bool]]:
+        """(N-S vulnerable, E-W vulnerable) from the Vulnerable tag (or
+        its short form Vul), None without one; a value that is no
+        vulnerability raises."""
+        value = self.tag("Vulnerable", "Vul")
+        return None if value is None else parse_vulnerable(value)
 
     def passed_out(self) -> bool:
         """Whether the Contract is Pass (every player passed); a bad

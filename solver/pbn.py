@@ -760,12 +760,14 @@ def optimum_result_table(table: Mapping, total: int = 13,
 
 
 # Tags other programs write from a deal's double-dummy values (PBN 2.1's
-# OptimumScore; BridgeComposer's DoubleDummyTricks and ParContract; the
-# OptimumContract some sites add): a table written again drops them, as
-# they may not be the deal's any more (table_board_pbn), and writes its
-# own OptimumScore from the par when there is one.
-DOUBLE_DUMMY_TAGS = frozenset({"OptimumResultTable", "OptimumScore", "DoubleDummyTricks",
-                               "ParContract", "OptimumContract"})
+# OptimumScore and OptimumPlayTable; BridgeComposer's DoubleDummyTricks and
+# ParContract; Deep Finesse's Ability and Minimax; the OptimumContract some
+# sites add): a table written again drops them, as they may not be the
+# deal's any more (table_board_pbn), and writes its own OptimumScore from
+# the par when there is one.
+DOUBLE_DUMMY_TAGS = frozenset({"OptimumResultTable", "OptimumScore", "OptimumPlayTable",
+                               "DoubleDummyTricks", "ParContract", "OptimumContract",
+                               "Ability", "Minimax"})
 
 
 def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[int] = None) -> str:

@@ -156,3 +156,11 @@ def test_a_hand_record_is_checked_from_its_opening_lead():
     (b,) = read_pbn_file(played)
     assert o["tricks"] == dd_table(b.hands, strains=("NT",))["NT"]["up"]["W"]
     assert "the Play section is ignored" in r.stderr
+
+
+def test_the_vulnerability_s_short_tag_is_read():
+    deal = format_deal(_deal(random.Random(6)))
+    r = run(["check", "--json", "-"], input=board("1", deal, '[Declarer "E"]', '[Contract "1C"]',
+                                                  '[Vul "EW"]'))
+    (o,) = json_lines(r)
+    assert o["vulnerable"] is True and o["score"] is not None

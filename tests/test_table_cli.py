@@ -294,3 +294,21 @@ def test_pbn_output_drops_other_programs_double_dummy_tags():
         assert written[label].tags["OptimumScore"] == f"NS {objs[label]['par']['score']}"
     assert "OptimumScore" not in written["4"].tags     # an ending: no par
     assert set(written) == set(boards)
+
+
+def test_a_vulnerability_that_is_none_costs_the_par_only():
+    # the board was an error, its table not given (nor written by --pbn)
+    deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    src = (f'[Board "1"]\n[Dealer "N"]\n[Vul "NS"]\n[Deal "{deal}"]\n[Ability "N:11111"]\n'
+           f'[Minimax "7NE2220"]\n[OptimumPlayTable "x"]\n\n'
+           f'[Board "2"]\n[Dealer "N"]\n[Vulnerable "banana"]\n[Deal "{deal}"]\n')
+    r = run(["table", "--json", "-"], input=src)
+    assert r.exit_code == 0, r.stderr
+    one, two = json_lines(r)
+    assert one["par"]["score"] == 2210 and one["par"]["vulnerable"] == "NS"   # (the Vul tag)
+    assert "par" not in two and two["table"] == one["table"]
+    assert "board 2: unknown vulnerability 'banana'" in r.stderr and "no par" in r.stderr
+    r = run(["table", "--pbn", "-"], input=src)
+    written = read_pbn(r.stdout)
+    assert [b.label for b in written] == ["1", "2"]
+    assert not {"Ability", "Minimax", "OptimumPlayTable"} & set(written[0].tags)
