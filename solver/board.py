@@ -228,6 +228,7 @@ class Board:
     notes: list = field(default_factory=list)
     comments: list = field(default_factory=list)   # text of the game's {...} comments
     more_constraints: list = field(default_factory=list)   # the Constraint tags after the first (all apply)
+    note_places: list = field(default_factory=list)   # per Note, the tag whose section it follows (or None)
 
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None

@@ -176,6 +176,7 @@ class _Game:
     tags: dict = field(default_factory=dict)      # raw values, file order
     sections: dict = field(default_factory=dict)  # name -> [(line, raw token)]
     notes: list = field(default_factory=list)
+    note_places: list = field(default_factory=list)   # per note, the tag whose section it follows (or None)
     errors: list = field(default_factory=list)
     comments: list = field(default_factory=list)
     more_constraints: list = field(default_factory=list)   # Constraint tags after the first
@@ -317,6 +318,7 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                     current, ignoring, outside_reported = None, False, False
                 if name == "Note":
                     game.notes.append(value)
+                    game.note_places.append(current)
                 elif name in game.tags:
                     if name == "Constraint":
                         game.more_constraints.append(value)
@@ -432,7 +434,8 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
             sections = {name: _section_lines(items) for name, items in game.sections.items()}
             # (the game's own lists: a game is read once)
             boards.append(Board(filename, len(boards) + 1, tags, sections,
-                                game.errors, game.notes, game.comments, game.more_constraints))
+                                game.errors, game.notes, game.comments, game.more_constraints,
+                                game.note_places))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     return boards
@@ -664,11 +667,14 @@ def format_tag(name: str, value: str) -> str:
     return f"[{name} {_quote(value)}]"
 
 
-def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequence[str]]] = None) -> str:
+def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequence[str]]] = None,
+                notes: Sequence[tuple] = ()) -> str:
     """PBN text of one game (ending with a newline): the mandatory tags in
     the standard's order, the other tags without a section alphabetically,
     Auction and Play with their sections, then the other tags with a
-    section (tables) alphabetically."""
+    section (tables) alphabetically.  ``notes``: (the tag whose section a
+    Note follows, its value), written after that section (the Auction's
+    =1= and the Play's refer to them), the others at the end."""
     sections = sections or {}
     for name in sections:
         if sections[name] and name not in tags:
@@ -683,6 +689,8 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
     for name in order:
         lines.append(format_tag(name, tags[name]))
         lines.extend(str(line) for line in sections.get(name, ()))
+        lines.extend(format_tag("Note", value) for place, value in notes if place == name)
+    lines.extend(format_tag("Note", value) for place, value in notes if place not in order)
     return "\n".join(lines) + "\n"
 
 
@@ -788,5 +796,5 @@ def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[in
         tags["OptimumScore"] = f"NS {par_score}"
     tags["OptimumResultTable"] = value
     sections["OptimumResultTable"] = lines
-    return write_board(tags, sections)
+    return write_board(tags, sections, list(zip(board.note_places, board.notes)))
 

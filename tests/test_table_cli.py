@@ -312,3 +312,20 @@ def test_a_vulnerability_that_is_none_costs_the_par_only():
     written = read_pbn(r.stdout)
     assert [b.label for b in written] == ["1", "2"]
     assert not {"Ability", "Minimax", "OptimumPlayTable"} & set(written[0].tags)
+
+
+def test_pbn_output_keeps_the_notes_after_their_sections():
+    # the Auction's =1= and the Play's referred to Note tags --pbn dropped
+    deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    src = (f'[Board "1"]\n[Deal "{deal}"]\n[Declarer "N"]\n[Contract "7S"]\n[Auction "N"]\n'
+           '1C =1= Pass 7S =2= AP\n[Note "1:strong"]\n[Note "2:why not"]\n[Play "E"]\n'
+           'H2 =1= S2 D2 C2\n*\n[Note "1:a play note"]\n')
+    r = run(["table", "--pbn", "-"], input=src)
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    at = lines.index('[Auction "N"]')
+    assert lines[at + 1:at + 4] == ["1C =1= Pass 7S =2= AP", '[Note "1:strong"]', '[Note "2:why not"]']
+    at = lines.index('[Play "E"]')
+    assert lines[at + 1:at + 4] == ["H2 =1= S2 D2 C2", "*", '[Note "1:a play note"]']
+    (b,) = read_pbn(r.stdout)
+    assert b.notes == ["1:strong", "2:why not", "1:a play note"]
