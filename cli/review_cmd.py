@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from whist_solve.review import review_board
-from whist_solve.vocab import SEATS
+from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
 from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
@@ -53,6 +53,8 @@ def review(
             run.warning(f"{file_name(board.file)}: {board.named}", f"{why}: nothing to review")
             return None
         start = board.start_position(trump, ranking, leader)
+        if leader is None:
+            _say_other_leader(run, board, start.leader)
         return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
 
     with run.interruptible():
@@ -70,6 +72,22 @@ def review(
                     run.emit(render.review_view(run.style, board, result, pos_trump, pos_ranking,
                                                 first_leader, mistakes_only))
     run.finish()
+
+
+def _say_other_leader(run: Run, board, first: int) -> None:
+    """A warning when the recorded play's first leader is not the one the
+    contract has (the declarer's left-hand opponent; in bid whist the
+    bidder): the play is reviewed as recorded, check answers for the
+    contract's."""
+    declarer = board.declaring_seat()
+    if declarer is None or board.contract() is None or board.passed_out():
+        return
+    expected = opening_leader(declarer, board.game() == "bid")
+    if first != expected:
+        run.warning(f"{file_name(board.file)}: {board.named}",
+                    f"{SEATS[first]} leads the recorded play, but the contract's opening leader "
+                    f"is {SEATS[expected]} ({SEATS[declarer]} declares): the play is reviewed "
+                    "as recorded")
 
 
 def _passed_out(board) -> bool:

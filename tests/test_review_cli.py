@@ -312,3 +312,16 @@ def test_a_claim_that_gave_up_a_trick_is_said(tmp_path):
     flat = " ".join(r.stdout.replace("\u2502", " ").split())
     assert ("where the record stops, after trick 3, double-dummy play gives 11: the claim or "
             "the play after it gave up a trick") in flat
+
+
+def test_a_play_led_by_another_seat_than_the_contract_s_leader_is_said():
+    # Declarer N, so E should lead; the record has W leading: reviewed as
+    # recorded (check answers for E's lead), with a word on it
+    played = (ROOT / "examples" / "played.pbn").read_text()
+    r = run(["review", "--json", "-"], input=played.replace('[Declarer "S"]', '[Declarer "N"]'))
+    assert r.exit_code == 0, r.stderr
+    assert ("W leads the recorded play, but the contract's opening leader is E (N declares): "
+            "the play is reviewed as recorded") in r.stderr
+    assert json_lines(r)[0]["leader"] == "W"
+    r = run(["review", "--json", "-"], input=played)
+    assert "leads the recorded play" not in r.stderr
