@@ -18,7 +18,7 @@ from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
 from . import render
 from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
                       JSON_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
-from .runner import EXIT_NEGATIVE, Run, board_json, file_name, map_prepared
+from .runner import EXIT_NEGATIVE, Run, board_json, file_name, map_prepared, strip_prefix
 
 
 def check(
@@ -150,7 +150,7 @@ def _declarer_vulnerable(run: Run, where: str, board, seat: int) -> Optional[boo
     try:
         vul = board.vulnerability()
     except WhistError as e:
-        run.warning(where, f"{e}: no score")
+        run.warning(where, f"{strip_prefix(str(e), where, board.named)}: no score")
         return None
     return None if vul is None else vul[seat % 2]
 

@@ -44,9 +44,9 @@ class _TallyRun(Run):
         super().__init__(json_out, boards)
         self.tally = tally
 
-    def error(self, where: str, text: str, key=None) -> None:
-        self.tally.bad.add(where if key is None else key)
-        super().error(where, text, key)
+    def count_bad(self, key) -> None:
+        self.tally.bad.add(key)
+        super().count_bad(key)
 
 
 def puzzles(

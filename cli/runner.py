@@ -262,9 +262,13 @@ class Run:
         counts when places share a name (a team file's two boards 1), by
         default the place."""
         self.status = max(self.status, EXIT_BAD)
-        self.bad.add(where if key is None else key)
+        self.count_bad(where if key is None else key)
         if not self._over_cap(self._errors, where):
             self._message("error", "bold red", where, text)
+
+    def count_bad(self, key) -> None:
+        """Count an error (a board, or an item of --board) for the summary."""
+        self.bad.add(key)
 
     def error_summary(self) -> None:
         """'... and K more errors in FILE' for the files whose errors (or
@@ -381,7 +385,7 @@ class Run:
         a board whose Deal leaves hands unknown (``-``) is good too
         (``simulate``)."""
         labels: dict = {}     # (--board: the first labels of each file read, for the message)
-        for path in files:
+        for turn, path in enumerate(files):
             name = file_name(path)
             if name in self._files and path == "-":
                 self.error(name, "standard input given more than once (it was read the first time)")
@@ -414,6 +418,8 @@ class Run:
                           if chosen]
             with self.progress(len(boards), name):
                 for board in boards:
+                    # (a file given twice is read and counted twice)
+                    board.run_key = (turn, board.index)
                     where = f"{name}: {board.named}"
                     self.describe(where)
                     errors = [e for e in board.errors
@@ -445,7 +451,8 @@ class Run:
         self.status = max(self.status, EXIT_BAD)
         # (each its own error, said whatever the file's other errors: at
         # most MAX_ERRORS_PER_FILE of them)
-        self.bad.update(("--board", i) for i in range(len(missing)))
+        for i in range(len(missing)):
+            self.count_bad(("--board", i))
         for text, problem in missing[:MAX_ERRORS_PER_FILE]:
             self._message("error", "bold red", f"{prefix}--board {text!r}",
                           f"no such board{', ' + problem if problem else ''} ({there})")
@@ -540,9 +547,12 @@ class Run:
 
 
 def board_key(board):
-    """What tells a board apart from others of its label (its file and
-    position), for the count of boards with errors; None without a board."""
-    return None if board is None else (board.file, board.index)
+    """What tells a board apart from others of its label (the file's turn
+    in the run and the board's position, Run.boards), for the count of
+    boards with errors; None without a board."""
+    if board is None:
+        return None
+    return getattr(board, "run_key", (board.file, board.index))
 
 
 def strip_prefix(message: str, *prefixes: str) -> str:

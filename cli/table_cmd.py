@@ -29,7 +29,7 @@ from .html import HtmlPage, write_page
 from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_output_target, strains_option, table_ranking_option, threads_option)
 from .runner import (Parts, Repeat, Repeats, Run, board_json, file_name, map_prepared,
-                     worker_threads, writing_out)
+                     strip_prefix, worker_threads, writing_out)
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -170,7 +170,8 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
         p = board_par(board, table, strains, rankings, hands)
     except WhistError as e:
         # (the table stands without its par)
-        run.warning(f"{file_name(board.file)}: {board.named}", f"{e}: no par")
+        where = f"{file_name(board.file)}: {board.named}"
+        run.warning(where, f"{strip_prefix(str(e), where, board.named)}: no par")
         p = None
     passed = _passed_out(board)
     if page is not None:

@@ -545,9 +545,15 @@ class Board:
     def vulnerability(self) -> Optional[tuple[bool, bool]]:
         """(N-S vulnerable, E-W vulnerable) from the Vulnerable tag (or
         its short form Vul), None without one; a value that is no
-        vulnerability raises."""
+        vulnerability, or a Vul that says otherwise, raises."""
         value = self.tag("Vulnerable", "Vul")
-        return None if value is None else parse_vulnerable(value)
+        if value is None:
+            return None
+        vul = parse_vulnerable(value)
+        short = self.tag("Vul")
+        if short is not None and short != value and parse_vulnerable(short) != vul:
+            raise self._err(f"the Vulnerable ({value}) and Vul ({short}) tags differ")
+        return vul
 
     def passed_out(self) -> bool:
         """Whether the Contract is Pass (every player passed); a bad

@@ -120,6 +120,8 @@ KNOWN_TAGS = (
     # SPEC's whist tags
     "Trump", "Ranking", "Leader", "Kitty", "Undealt", "Bidder", "Goal", "Variant",
     "Unseen", "TrumpCard", "Constraint", "Vul",
+    # other programs' double-dummy tags (DOUBLE_DUMMY_TAGS), in any case
+    "DoubleDummyTricks", "ParContract", "OptimumContract", "Ability", "Minimax",
 )
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 # The tags whose value changes what is solved: given twice with two values
@@ -674,7 +676,8 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
     Auction and Play with their sections, then the other tags with a
     section (tables) alphabetically.  ``notes``: (the tag whose section a
     Note follows, its value), written after that section (the Auction's
-    =1= and the Play's refer to them), the others at the end."""
+    =1= and the Play's refer to them); those before every section (None)
+    first, those of a tag not written last."""
     sections = sections or {}
     for name in sections:
         if sections[name] and name not in tags:
@@ -690,8 +693,11 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
         lines.append(format_tag(name, tags[name]))
         lines.extend(str(line) for line in sections.get(name, ()))
         lines.extend(format_tag("Note", value) for place, value in notes if place == name)
-    lines.extend(format_tag("Note", value) for place, value in notes if place not in order)
-    return "\n".join(lines) + "\n"
+    # (a note before every section first; one whose section is not written last)
+    first = [format_tag("Note", value) for place, value in notes if place is None]
+    lines.extend(format_tag("Note", value) for place, value in notes
+                 if place is not None and place not in order)
+    return "\n".join(first + lines) + "\n"
 
 
 def write_pbn(boards: Iterable) -> str:

@@ -163,3 +163,9 @@ def test_an_empty_value_is_a_usage_error():
     assert r.exit_code == 2
     assert "an empty value" in r.stderr
     assert "no-such-file" not in r.stderr
+
+
+def test_puzzles_counts_the_items_that_find_no_board():
+    r = run(["puzzles", "--board", "99", str(EXAMPLES.parent / "puzzles" / "bidwhist.pbn")])
+    assert r.exit_code == 2
+    assert r.stderr.rstrip().splitlines()[-1].startswith("0 solved, 0 failed, 1 error")

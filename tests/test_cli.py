@@ -801,3 +801,10 @@ def test_the_summary_counts_boards_that_share_a_label():
         assert r.exit_code == 2
         assert r.stderr.count("bad hand for W") == 3
         assert ", 3 errors in " in r.stderr.splitlines()[-1]
+
+
+def test_a_file_given_twice_counts_its_bad_boards_twice(tmp_path):
+    bad = tmp_path / "bad.pbn"
+    bad.write_text('[Board "1"]\n[Deal "N:AK... QJ... T9... 87.."]\n[Trump "NT"]\n[Leader "W"]\n')
+    r = run(["table", str(bad), str(bad)])
+    assert r.stderr.count("bad hand for W") == 2 and ", 2 errors in " in r.stderr

@@ -296,21 +296,29 @@ def test_pbn_output_drops_other_programs_double_dummy_tags():
     assert set(written) == set(boards)
 
 
-def test_a_vulnerability_that_is_none_costs_the_par_only():
-    # the board was an error, its table not given (nor written by --pbn)
+def test_a_dealer_or_vulnerability_that_is_none_or_disagrees_costs_the_par_only():
+    # such a board was an error, its table not given (nor written by --pbn)
     deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-    src = (f'[Board "1"]\n[Dealer "N"]\n[Vul "NS"]\n[Deal "{deal}"]\n[Ability "N:11111"]\n'
-           f'[Minimax "7NE2220"]\n[OptimumPlayTable "x"]\n\n'
-           f'[Board "2"]\n[Dealer "N"]\n[Vulnerable "banana"]\n[Deal "{deal}"]\n')
+    src = "\n".join(f'[Board "{i}"]\n{tags}\n[Deal "{deal}"]\n' for i, tags in enumerate((
+        '[Dealer "N"]\n[Vul "NS"]\n[Ability "N:11111"]\n[Minimax "7NE2220"]\n'
+        '[OptimumPlayTable "x"]',
+        '[Dealer "N"]\n[Vulnerable "banana"]',
+        '[Dealer "Q"]\n[Vulnerable "None"]',
+        '[Dealer "N"]\n[Vulnerable "None"]\n[Vul "All"]',
+        '[Dealer "N"]\n[Vulnerable "None"]\n[Vul "love"]'), start=1))
     r = run(["table", "--json", "-"], input=src)
     assert r.exit_code == 0, r.stderr
-    one, two = json_lines(r)
-    assert one["par"]["score"] == 2210 and one["par"]["vulnerable"] == "NS"   # (the Vul tag)
-    assert "par" not in two and two["table"] == one["table"]
-    assert "board 2: unknown vulnerability 'banana'" in r.stderr and "no par" in r.stderr
+    objs = json_lines(r)
+    assert [("par" in o) for o in objs] == [True, False, False, False, True]
+    assert objs[0]["par"]["score"] == 2210 and objs[0]["par"]["vulnerable"] == "NS"  # (the Vul tag)
+    assert all(o["table"] == objs[0]["table"] for o in objs)
+    assert "board 2: unknown vulnerability 'banana' (expected None, NS, EW or All): no par" in r.stderr
+    assert "board 3: bad Dealer tag: unknown seat 'Q'" in r.stderr
+    assert "board 4: the Vulnerable (None) and Vul (All) tags differ: no par" in r.stderr
+    assert "board 3: board 3" not in r.stderr and "board 5" not in r.stderr
     r = run(["table", "--pbn", "-"], input=src)
     written = read_pbn(r.stdout)
-    assert [b.label for b in written] == ["1", "2"]
+    assert [b.label for b in written] == ["1", "2", "3", "4", "5"]
     assert not {"Ability", "Minimax", "OptimumPlayTable"} & set(written[0].tags)
 
 
@@ -329,3 +337,22 @@ def test_pbn_output_keeps_the_notes_after_their_sections():
     assert lines[at + 1:at + 4] == ["H2 =1= S2 D2 C2", "*", '[Note "1:a play note"]']
     (b,) = read_pbn(r.stdout)
     assert b.notes == ["1:strong", "2:why not", "1:a play note"]
+
+
+def test_other_programs_double_dummy_tags_are_dropped_in_any_case():
+    src = Path(BRIDGE).read_text().replace(
+        '[Board "2"]', '[Board "2"]\n[doubledummytricks "00000000000000000000"]\n'
+        '[parContract "NS 7NT"]\n[MINIMAX "7NE2220"]', 1)
+    r = run(["table", "--pbn", "-"], input=src)
+    low = r.stdout.lower()
+    assert "doubledummytricks" not in low and "parcontract" not in low and "minimax" not in low
+
+
+def test_a_note_before_every_section_stays_first():
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    src = f'[Note "about the deal"]\n[Board "1"]\n[Deal "{deal}"]\n[Auction "N"]\nPass =1= AP\n[Note "1:a"]\n'
+    r = run(["table", "--pbn", "-"], input=src)
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("[")]
+    assert lines[0] == '[Note "about the deal"]'
+    (b,) = read_pbn(r.stdout)
+    assert b.notes == ["about the deal", "1:a"]
