@@ -229,6 +229,7 @@ class Board:
     comments: list = field(default_factory=list)   # text of the game's {...} comments
     more_constraints: list = field(default_factory=list)   # the Constraint tags after the first (all apply)
     note_places: list = field(default_factory=list)   # per Note, the tag whose section it follows (or None)
+    comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
 
     def __post_init__(self) -> None:
         self._hands: Optional[list[list[str]]] = None

@@ -181,6 +181,7 @@ class _Game:
     note_places: list = field(default_factory=list)   # per note, the tag whose section it follows (or None)
     errors: list = field(default_factory=list)
     comments: list = field(default_factory=list)
+    comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
     more_constraints: list = field(default_factory=list)   # Constraint tags after the first
 
 
@@ -305,6 +306,7 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
         elif tok.kind == "comment":
             if tok.text:
                 game.comments.append(tok.text)
+                game.comment_places.append(current)
             i += 1
         elif tok.kind == "[":
             parts = toks[i + 1:i + 4]
@@ -437,7 +439,7 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
             # (the game's own lists: a game is read once)
             boards.append(Board(filename, len(boards) + 1, tags, sections,
                                 game.errors, game.notes, game.comments, game.more_constraints,
-                                game.note_places))
+                                game.note_places, game.comment_places))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     return boards
@@ -670,14 +672,16 @@ def format_tag(name: str, value: str) -> str:
 
 
 def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequence[str]]] = None,
-                notes: Sequence[tuple] = ()) -> str:
+                notes: Sequence[tuple] = (), comments: Sequence[tuple] = ()) -> str:
     """PBN text of one game (ending with a newline): the mandatory tags in
     the standard's order, the other tags without a section alphabetically,
     Auction and Play with their sections, then the other tags with a
     section (tables) alphabetically.  ``notes``: (the tag whose section a
     Note follows, its value), written after that section (the Auction's
     =1= and the Play's refer to them); those before every section (None)
-    first, those of a tag not written last."""
+    first, those of a tag not written last.  ``comments``: (the tag a
+    ``{...}`` comment follows, its text), placed the same way (a comment
+    inside a section after it)."""
     sections = sections or {}
     for name in sections:
         if sections[name] and name not in tags:
@@ -688,15 +692,16 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
              + sorted(n for n in others if not sections.get(n))
              + [n for n in special if n in tags]
              + sorted(n for n in others if sections.get(n)))
+    extras = [(place, format_tag("Note", value)) for place, value in notes]
+    extras += [(place, "{" + text.replace("}", ")") + "}") for place, text in comments]
     lines = []
     for name in order:
         lines.append(format_tag(name, tags[name]))
         lines.extend(str(line) for line in sections.get(name, ()))
-        lines.extend(format_tag("Note", value) for place, value in notes if place == name)
-    # (a note before every section first; one whose section is not written last)
-    first = [format_tag("Note", value) for place, value in notes if place is None]
-    lines.extend(format_tag("Note", value) for place, value in notes
-                 if place is not None and place not in order)
+        lines.extend(text for place, text in extras if place == name)
+    # (what comes before every tag first; what follows a tag not written last)
+    first = [text for place, text in extras if place is None]
+    lines.extend(text for place, text in extras if place is not None and place not in order)
     return "\n".join(first + lines) + "\n"
 
 
@@ -802,5 +807,6 @@ def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[in
         tags["OptimumScore"] = f"NS {par_score}"
     tags["OptimumResultTable"] = value
     sections["OptimumResultTable"] = lines
-    return write_board(tags, sections, list(zip(board.note_places, board.notes)))
+    return write_board(tags, sections, list(zip(board.note_places, board.notes)),
+                       list(zip(board.comment_places, board.comments)))
 

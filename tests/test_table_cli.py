@@ -356,3 +356,22 @@ def test_a_note_before_every_section_stays_first():
     assert lines[0] == '[Note "about the deal"]'
     (b,) = read_pbn(r.stdout)
     assert b.notes == ["about the deal", "1:a"]
+
+
+def test_pbn_output_keeps_the_comments_in_their_places():
+    # a board's {...} comments (a diagram's, an alert's) were dropped
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    src = (f'{{before the board}}\n[Board "1"]\n[Deal "{deal}"]\n{{the diagram:\n  two lines}}\n'
+           '[Auction "N"]\nPass {why} Pass Pass Pass\n')
+    r = run(["table", "--pbn", "-"], input=src)
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[lines.index('[Board "1"]') - 1] == "{before the board}"
+    at = lines.index(f'[Deal "{deal}"]')
+    assert lines[at + 1:at + 3] == ["{the diagram:", "  two lines}"]
+    at = lines.index('[Auction "N"]')
+    assert lines[at + 2] == "{why}"
+    (before,) = read_pbn(src)
+    (after,) = read_pbn(r.stdout)
+    assert after.comments == before.comments
+    assert after.comment_places == before.comment_places == [None, "Deal", "Auction"]
