@@ -13,7 +13,7 @@ from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
 from whist_solve.makeable import DEAL_TRICKS, check_deal_contract
-from whist_solve.vocab import SEATS, Contract, is_bid, parse_contract
+from whist_solve.vocab import SEATS, Contract, is_bid, opening_leader, parse_contract
 
 from . import render
 from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
@@ -90,6 +90,7 @@ def check(
                              f"the Contract {contract} is doubled: a bid whist bid is not")
         return hands, kitty, seat, contract
 
+    said_scoring = False
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, check_work, backend,
                                                        tt_mb):
@@ -97,6 +98,12 @@ def check(
                 if board.sections.get("Play"):
                     run.warning(where, "the Play section is ignored (check answers before the "
                                        "play; review compares the play with double-dummy)")
+                if isinstance(item, DealItem):
+                    if (nt_double or boston) and not said_scoring:
+                        run.warning(where, "--nt-double and --boston are bid whist's scoring: not "
+                                           "used for a bridge or whist deal")
+                        said_scoring = True
+                    _say_set_aside(run, where, board, item)
                 if isinstance(result, Exception):
                     raise result
                 if not _check_board(run, where, board, item, result, scoring):
@@ -126,6 +133,21 @@ def check_work(solver, item):
         return check_deal_contract(item.hands, item.contract, item.declarer, solver=solver)
     hands, kitty, seat, contract = item
     return check_contract(hands, kitty, seat, contract, solver=solver)
+
+
+def _say_set_aside(run: Run, where: str, board, item: "DealItem") -> None:
+    """Warnings for a deal's Leader and Trump tags that are not the
+    contract's: the contract is checked from its own opening lead, in its
+    own strain."""
+    lead = opening_leader(item.declarer)
+    leader = board.tag("Leader")
+    if leader is not None and leader.strip().upper()[:1] != SEATS[lead]:
+        run.warning(where, f"the Leader tag ({leader}) is set aside: {SEATS[item.declarer]}'s "
+                           f"contract is led by {SEATS[lead]}")
+    trump = board.tag("Trump")
+    if trump is not None and trump.strip().upper() != item.contract.strain:
+        run.warning(where, f"the Trump tag ({trump}) is set aside: the contract is "
+                           f"{item.contract.name()}")
 
 
 def _board_contract(board):

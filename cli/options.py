@@ -289,5 +289,6 @@ MIN_BID_3_OPT = typer.Option(False, "--min-bid-3", help="Variant: the lowest bid
 
 # Printable diagrams (solve, table, puzzles).
 HTML_OPT = typer.Option(None, "--html", metavar="FILE", callback=html_option,
-                        help="Also write the boards as one self-contained HTML page "
-                             "(diagrams, card values, the best line) to FILE.")
+                        help="Also write the boards as one self-contained HTML page to "
+                             "FILE (diagrams with what the command answers: card values "
+                             "and the best line, the table and par, the puzzle).")

@@ -43,7 +43,9 @@ def table(
                                                help="Only these strains (repeat, or S,H,...). Default: all five."),
     json_out: bool = JSON_OPT,
     boards: Optional[List[str]] = BOARDS_OPT,
-    pbn: bool = typer.Option(False, "--pbn", help="Print each deal as PBN with an OptimumResultTable."),
+    pbn: bool = typer.Option(False, "--pbn",
+                             help="Print each deal as PBN with an OptimumResultTable (and the par "
+                                  "as OptimumScore), other programs' double-dummy tags left out."),
     csv_out: bool = typer.Option(False, "--csv", help="CSV for spreadsheets: one row per board, strain "
                                                       "and ranking; N-S tricks for each leader, and the par."),
     tt_mb: int = TT_OPT,

@@ -49,9 +49,9 @@ class ContractCheck:
     def score(self, vulnerable: Optional[bool]) -> Optional[int]:
         """The duplicate bridge score of the declarer's side for the tricks
         it takes (its doubling counted), or None when its vulnerability is
-        not known."""
-        if vulnerable is None:
-            return None
+        not known or the contract is downtown."""
+        if vulnerable is None or self.contract.ranking != "up":
+            return None             # (bridge has no downtown contract to score)
         return contract_score(self.contract.level, self.contract.strain, self.contract.doubled,
                               vulnerable, self.tricks)
 

@@ -68,7 +68,9 @@ def test_the_verdict_is_the_table_s_entry_and_its_line_takes_it(seed):
         start = Position.make(hands, None if strain == "NT" else strain, ranking, (declarer + 1) % 4)
         assert _declarer_tricks(start, res.line, declarer) == want
         for vul in (False, True):
-            assert res.score(vul) == contract_score(level, strain, doubled, vul, want)
+            # (bridge has no downtown contract to score)
+            assert res.score(vul) == (None if ranking == "down"
+                                      else contract_score(level, strain, doubled, vul, want))
         assert res.score(None) is None
 
 
@@ -164,3 +166,23 @@ def test_the_vulnerability_s_short_tag_is_read():
                                                   '[Vul "EW"]'))
     (o,) = json_lines(r)
     assert o["vulnerable"] is True and o["score"] is not None
+
+
+def test_what_a_deal_s_check_sets_aside_is_said():
+    deal = format_deal(_deal(random.Random(7)))
+    src = board("1", deal, '[Declarer "S"]', '[Contract "3NT"]', '[Leader "E"]', '[Trump "H"]',
+                '[Vulnerable "None"]')
+    r = run(["check", "--json", "--nt-double", "-"], input=src)
+    (o,) = json_lines(r)
+    assert o["leader"] == "W" and o["contract"] == "3NT" and o["score"] is not None
+    assert "the Leader tag (E) is set aside: S's contract is led by W" in r.stderr
+    assert "the Trump tag (H) is set aside: the contract is 3NT" in r.stderr
+    assert "--nt-double and --boston are bid whist's scoring" in r.stderr
+    # bridge has no downtown contract: no score
+    r = run(["check", "--json", "--contract", "4 S down", "-"], input=src)
+    (o,) = json_lines(r)
+    assert o["contract"] == "4S\u2193" and o["score"] is None and o["vulnerable"] is False
+    # the contract's own tags say nothing
+    r = run(["check", "-"], input=board("1", deal, '[Declarer "S"]', '[Contract "3NT"]',
+                                        '[Leader "W"]', '[Trump "NT"]'))
+    assert "warning" not in r.stderr
