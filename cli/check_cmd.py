@@ -13,12 +13,13 @@ from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
 from whist_solve.makeable import DEAL_TRICKS, check_deal_contract
-from whist_solve.vocab import SEATS, Contract, is_bid, opening_leader, parse_contract
+from whist_solve.vocab import (SEATS, Contract, ascii_arrows, is_bid, opening_leader,
+                               parse_contract, parse_seat, parse_strain)
 
 from . import render
 from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
                       JSON_OPT, NT_DOUBLE_OPT, SCHEDULER_OPT)
-from .runner import EXIT_NEGATIVE, Run, board_json, file_name, map_prepared, strip_prefix
+from .runner import EXIT_NEGATIVE, Run, board_json, board_where, map_prepared, strip_prefix
 
 
 def check(
@@ -67,8 +68,7 @@ def check(
 
     def prepare(board):
         if fixed is None and board.passed_out():
-            run.warning(f"{file_name(board.file)}: {board.named}",
-                        "passed out: no contract to check")
+            run.warning(board_where(board), "passed out: no contract to check")
             return None
         if _without_kitty(board):
             n = len(board.hands[0])
@@ -140,14 +140,24 @@ def _say_set_aside(run: Run, where: str, board, item: "DealItem") -> None:
     contract's: the contract is checked from its own opening lead, in its
     own strain."""
     lead = opening_leader(item.declarer)
-    leader = board.tag("Leader")
-    if leader is not None and leader.strip().upper()[:1] != SEATS[lead]:
-        run.warning(where, f"the Leader tag ({leader}) is set aside: {SEATS[item.declarer]}'s "
-                           f"contract is led by {SEATS[lead]}")
-    trump = board.tag("Trump")
-    if trump is not None and trump.strip().upper() != item.contract.strain:
-        run.warning(where, f"the Trump tag ({trump}) is set aside: the contract is "
+    if _tag_says_otherwise(board, "Leader", parse_seat, lead):
+        run.warning(where, f"the Leader tag ({board.tag('Leader')}) is set aside: "
+                           f"{SEATS[item.declarer]}'s contract is led by {SEATS[lead]}")
+    if _tag_says_otherwise(board, "Trump", parse_strain, item.contract.strain):
+        run.warning(where, f"the Trump tag ({board.tag('Trump')}) is set aside: the contract is "
                            f"{item.contract.name()}")
+
+
+def _tag_says_otherwise(board, name: str, parse, value) -> bool:
+    """Whether the tag ``name`` is there and, read by ``parse``, is not
+    ``value`` (a value it cannot read is not)."""
+    raw = board.tag(name)
+    if raw is None:
+        return False
+    try:
+        return parse(raw) != value
+    except WhistError:
+        return True
 
 
 def _board_contract(board):
@@ -185,7 +195,7 @@ def _deal_check_board(run: Run, where: str, board, item: DealItem, res) -> bool:
             declarer=SEATS[res.declarer],
             leader=SEATS[res.leader],
             contract=res.contract.name(),
-            contract_ascii=res.contract.name().replace("\u2193", " down"),
+            contract_ascii=ascii_arrows(res.contract.name()),
             makeable=res.makeable,
             tricks=res.tricks,
             need=res.need,

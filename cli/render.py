@@ -20,8 +20,8 @@ from rich.text import Span, Text
 
 from whist_solve.cards import JOKERS, Position, sort_cards
 from whist_solve.vocab import (RANKING_NAMES, SEAT_NAMES, SEATS, SIDE_NAMES, STRAIN_NAMES,
-                               SUIT_SYMBOLS, SUITS, bid_kind, bid_name, contract_name,
-                               opening_leader, side_name, strain_name)
+                               SUIT_SYMBOLS, SUITS, ascii_arrows, bid_kind, bid_name,
+                               contract_name, opening_leader, side_name, strain_name)
 
 # The analyses' modules (bench, bid, lines, puzzle) are imported where they
 # are used: `table` and `solve` load this module and need none of them.
@@ -553,7 +553,7 @@ def contract_note(contract: Optional[str], declarer: Optional[str], set_aside: O
     if contract == "Pass":
         return "passed out"
     if contract:
-        name = contract if symbols else contract.replace(chr(0x2193), " down")
+        name = contract if symbols else ascii_arrows(contract)
         return f"contract {name}" + (f" by {declarer}" if declarer else "")
     if set_aside:
         return set_aside
@@ -995,7 +995,7 @@ def deal_check_view(st: Style, board, hands, res, vulnerable: Optional[bool]) ->
     vulnerability is known, one optimal play."""
     head = Text()
     name = res.contract.name()
-    head.append(name if st.symbols else name.replace("\u2193", " down"), style="bold")
+    head.append(name if st.symbols else ascii_arrows(name), style="bold")
     head.append(f" by {SEAT_NAMES[SEATS[res.declarer]]}: ")
     if res.makeable:
         head.append("makeable", style="bold green")

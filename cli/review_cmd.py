@@ -15,7 +15,7 @@ from whist_solve.vocab import SEATS, opening_leader
 from . import render
 from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
                       SCHEDULER_OPT, TRUMP_OPT, TT_OPT)
-from .runner import Run, board_json, file_name, map_prepared
+from .runner import Run, board_json, board_where, map_prepared
 
 
 def review(
@@ -50,7 +50,7 @@ def review(
         elif not board.has_play():
             why = "no recorded play (no cards in a Play section)"
         if why:
-            run.warning(f"{file_name(board.file)}: {board.named}", f"{why}: nothing to review")
+            run.warning(board_where(board), f"{why}: nothing to review")
             return None
         start = board.start_position(trump, ranking, leader)
         if leader is None:
@@ -84,7 +84,7 @@ def _say_other_leader(run: Run, board, first: int) -> None:
         return
     expected = opening_leader(declarer, board.game() == "bid")
     if first != expected:
-        run.warning(f"{file_name(board.file)}: {board.named}",
+        run.warning(board_where(board),
                     f"{SEATS[first]} leads the recorded play, but the contract's opening leader "
                     f"is {SEATS[expected]} ({SEATS[declarer]} declares): the play is reviewed "
                     "as recorded")

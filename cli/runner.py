@@ -104,6 +104,11 @@ def file_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
+def board_where(board) -> str:
+    """``FILE: board LABEL``, as messages name a board."""
+    return f"{file_name(board.file)}: {board.named}"
+
+
 class OutputFailed(Exception):
     """Standard output cannot take the results (a full disk, /dev/full, a
     file size limit): the run stops with this one message and status 2,

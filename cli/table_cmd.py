@@ -28,8 +28,8 @@ from . import render
 from .html import HtmlPage, write_page
 from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_output_target, strains_option, table_ranking_option, threads_option)
-from .runner import (Parts, Repeat, Repeats, Run, board_json, file_name, map_prepared,
-                     strip_prefix, worker_threads, writing_out)
+from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, strip_prefix,
+                     worker_threads, writing_out)
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
@@ -105,7 +105,8 @@ def table(
                 result = repeats.answer(_deal_key(board.hands), item, result)
                 if isinstance(result, Exception):
                     raise result
-                _table_board(run, board, board.hands, result, strains, rankings, pbn, writer, page)
+                _table_board(run, where, board, board.hands, result, strains, rankings, pbn,
+                             writer, page)
                 done += 1
     if page is not None:
         write_page(run, page, html)
@@ -163,8 +164,8 @@ def _passed_out(board) -> bool:
         return False
 
 
-def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, writer,
-                 page: "HtmlPage | None" = None) -> None:
+def _table_board(run: Run, where: str, board, hands, result, strains, rankings, pbn: bool,
+                 writer, page: "HtmlPage | None" = None) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
@@ -172,7 +173,6 @@ def _table_board(run: Run, board, hands, result, strains, rankings, pbn: bool, w
         p = board_par(board, table, strains, rankings, hands)
     except WhistError as e:
         # (the table stands without its par)
-        where = f"{file_name(board.file)}: {board.named}"
         run.warning(where, f"{strip_prefix(str(e), where, board.named)}: no par")
         p = None
     passed = _passed_out(board)

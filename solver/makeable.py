@@ -12,12 +12,11 @@ from typing import Iterable, Optional, Sequence, Tuple, Union
 from .cards import Position
 from .errors import WhistError
 from .par import contract_score
-from .vocab import SEATS, Contract, opening_leader, parse_contract, parse_seat
+from .vocab import (BOOKS_FOR_LEVEL, SEATS, Contract, is_bid, opening_leader, parse_contract,
+                    parse_seat)
 
 # A deal from its opening lead: 13 cards a hand.
 DEAL_TRICKS = 13
-# A contract of level L needs L + BOOK tricks.
-BOOK = 6
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class ContractCheck:
 
     @property
     def need(self) -> int:
-        return self.contract.level + BOOK
+        return self.contract.level + BOOKS_FOR_LEVEL
 
     @property
     def makeable(self) -> bool:
@@ -69,7 +68,7 @@ def check_deal_contract(hands: Sequence[Iterable[str]], contract: Union[Contract
         raise WhistError(f"not a contract: {contract!r} (a Contract, or text such as '4S')")
     if contract.passed:
         raise WhistError("the board was passed out: no contract to check")
-    if not 1 <= contract.level <= 7:
+    if not is_bid(contract):
         raise WhistError(f"the contract {contract} needs a level 1 to 7")
     seat = parse_seat(declarer) if isinstance(declarer, str) else declarer
     if seat not in range(4):

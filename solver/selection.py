@@ -78,9 +78,9 @@ def _item(part: str) -> _Item:
 
 
 class BoardSelection:
-    """The boards a run is asked for.  ``matches(label)`` says whether a
-    board is one of them and notes which items found a board;
-    ``unmatched()`` gives what found none, in the order given."""
+    """The boards a run is asked for.  ``pick(labels)`` says which boards
+    of a file are among them and notes which values and items found a
+    board; ``unmatched()`` gives what found none, in the order given."""
 
     def __init__(self, values: Iterable[str]):
         # per value: the value whole as a label, and its items when it
@@ -119,10 +119,6 @@ class BoardSelection:
             for i in hits:
                 chosen[i] = True
         return chosen
-
-    def matches(self, label: str) -> bool:
-        """Whether a board of this label alone would be asked for."""
-        return self.pick([label])[0]
 
     def unmatched(self) -> List[Tuple[str, Optional[str]]]:
         """What found no board, in the order given, as (text, why it was

@@ -266,6 +266,12 @@ def contract_name(level: int, trump: Optional[str], ranking: str) -> str:
     return text
 
 
+def ascii_arrows(name: str) -> str:
+    """A contract's name (``4SX\u2193``) in plain ASCII, as parse_contract
+    reads it back: the downtown arrow as the word (``4SX down``)."""
+    return name.replace("\u2193", " down")
+
+
 def contract_ascii(level: int, trump: Optional[str], ranking: str) -> str:
     """The contract in plain ASCII, as :func:`parse_contract` reads it back:
     ``4S down``, ``3H``, ``5NT down`` (uptown has no word)."""
