@@ -90,7 +90,7 @@ def plural(n: int, word: str, many: Optional[str] = None) -> str:
 
 def board_title(board) -> str:
     """``Board 3  file.pbn``: the title of a board's panel."""
-    return f"Board {board.label}  {board.file}"
+    return f"Board {board.label}{board.place}  {board.file}"
 
 
 # --------------------------------------------------------------------------
@@ -1112,7 +1112,7 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
             parts.append(d)
     if comment:
         parts += [Text(""), Text.assemble(("The idea: ", "bold"), comment)]
-    head = f"Board {board.label}"
+    head = f"Board {board.label}{board.place}"
     if title:
         head += f": {title}"
     head += f"  {board.file}"
@@ -1653,7 +1653,7 @@ def play_board_line(st: Style, board, name: str, nboards: int, pos: Position,
                     kitty: Sequence[str] = ()) -> Text:
     """``play``: one or two lines: the board, its file, the trump and
     ranking, and the kitty in bid whist."""
-    head = Text(f"Board {board.label}", style="bold")
+    head = Text(f"Board {board.label}{board.place}", style="bold")
     title = (board.tags.get("Title") or "").strip()
     if title:
         head.append(f": {title}", style="bold")

@@ -444,6 +444,7 @@ class Run:
         """The --board items that found no board in the files read: an
         error each, with the labels each file has."""
         def shown(names: List[str]) -> str:
+            names = list(dict.fromkeys(names))     # (a team file's labels repeat)
             text = ", ".join(repr(n) if "," in n or not n.strip() else n
                              for n in names[:MAX_LABELS_SHOWN])
             return text + (", ..." if len(names) > MAX_LABELS_SHOWN else "")

@@ -211,6 +211,13 @@ _PLAY_TOKEN_RE = re.compile(r"\^.|=\d*=|\$\d*|[!?]+|\*|\+|-|[\u2660-\u2667][A-Za
                             r"|[A-Za-z0-9]+|\S")
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 @dataclass
 class Board:
     """One game of a PBN file.
@@ -232,6 +239,9 @@ class Board:
     comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
 
     def __post_init__(self) -> None:
+        # another board of the file has the same label (read_pbn sets it):
+        # messages then add the board's place in the file
+        self.label_shared = False
         self._hands: Optional[list[list[str]]] = None
         self._known: Optional[list] = None      # hands, None when not known ('-')
         self.unknown_error: Optional[str] = None
@@ -311,11 +321,19 @@ class Board:
     def named(self) -> str:
         """``board LABEL`` as messages name the board: a label of more than
         MAX_LABEL characters cut with an ellipsis (the JSON output keeps
-        it whole)."""
+        it whole); ``board LABEL (Nth in the file)`` when other boards of
+        the file have the same label."""
         label = self.label
         if len(label) > MAX_LABEL:
             label = label[:MAX_LABEL] + "\u2026"
-        return f"board {label}"
+        return f"board {label}{self.place}"
+
+    @property
+    def place(self) -> str:
+        """`` (3rd in the file)`` when other boards of the file have the same
+        label (a team event's file repeats each board, one per room), else
+        empty: what messages and titles add to the label."""
+        return f" ({ordinal(self.index)} in the file)" if self.label_shared else ""
 
     @property
     def hands(self) -> Optional[list[list[str]]]:

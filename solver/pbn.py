@@ -63,6 +63,7 @@ import os
 import re
 import stat
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Optional, Sequence
 
@@ -442,6 +443,9 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                                 game.note_places, game.comment_places))
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
+    seen = Counter(b.label for b in boards)
+    for b in boards:
+        b.label_shared = seen[b.label] > 1
     return boards
 
 

@@ -169,3 +169,23 @@ def test_puzzles_counts_the_items_that_find_no_board():
     r = run(["puzzles", "--board", "99", str(EXAMPLES.parent / "puzzles" / "bidwhist.pbn")])
     assert r.exit_code == 2
     assert r.stderr.rstrip().splitlines()[-1].startswith("0 solved, 0 failed, 1 error")
+
+
+def test_a_team_files_repeated_labels_are_told_apart():
+    """A team event's file has each board twice (one per room): messages
+    and titles add the board's place in the file to a shared label, and
+    the list of labels names each once."""
+    good = "N:A... K... Q... J..."
+    text = (board("1", good, '[Room "Open"]', '[Trump "NT"]', '[Leader "W"]')
+            + board("2", good, '[Trump "NT"]', '[Leader "W"]')
+            + board("1", "N:AK... Q... J... T...", '[Room "Closed"]', '[Trump "NT"]', '[Leader "W"]'))
+    r = run(["table", "--board", "1,9", "-"], input=text)
+    assert r.exit_code == 2
+    assert "error: <stdin>: board 1 (3rd in the file): unequal hands" in r.stderr
+    assert "board 1 (1st in the file)" not in r.stderr          # the good one is answered
+    assert "Board 1 (1st in the file)  <stdin>" in r.stdout
+    assert "--board '9': no such board (boards: 1, 2)" in r.stderr
+    # a label of its own is named as before
+    r = run(["table", "-"], input=text.replace('[Board "1"]\n[Deal "N:AK', '[Board "3"]\n[Deal "N:AK'))
+    assert "error: <stdin>: board 3: unequal hands" in r.stderr
+    assert "Board 1  <stdin>" in r.stdout and "in the file" not in r.stdout + r.stderr
