@@ -9,8 +9,8 @@ from typing import List, Optional
 
 import typer
 
-from whist_solve.review import review_board
-from whist_solve.vocab import SEATS, opening_leader
+from whist_solve.review import contract_set_aside, review_board
+from whist_solve.vocab import SEATS, ascii_arrows, opening_leader, strain_name
 
 from . import render
 from .options import (BOARDS_OPT, FILES_ARG, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT,
@@ -55,6 +55,7 @@ def review(
         start = board.start_position(trump, ranking, leader)
         if leader is None:
             _say_other_leader(run, board, start.leader)
+        _say_other_strain(run, board, start.trump, start.ranking, trump, ranking)
         return (board, trump, ranking, leader, start.trump, start.ranking, start.leader)
 
     with run.interruptible():
@@ -88,6 +89,23 @@ def _say_other_leader(run: Run, board, first: int) -> None:
                     f"{SEATS[first]} leads the recorded play, but the contract's opening leader "
                     f"is {SEATS[expected]} ({SEATS[declarer]} declares): the play is reviewed "
                     "as recorded")
+
+
+def _say_other_strain(run: Run, board, pos_trump, pos_ranking, trump, ranking) -> None:
+    """A warning when the play is reviewed in another strain or ranking
+    than the contract's (a Trump tag, --trump, --ranking): the verdict
+    then counts the declaring side's tricks, not the contract's."""
+    contract = board.contract()
+    if contract_set_aside(contract, pos_trump, pos_ranking):
+        given = ("--trump" if trump is not None else "--ranking" if ranking is not None
+                 else "the Trump tag")
+        how = "at no-trump" if pos_trump is None else f"with {strain_name(pos_trump)} as trumps"
+        if pos_ranking != contract.ranking:
+            how += f", {pos_ranking}town"
+        run.warning(board_where(board),
+                    f"the play is reviewed {how} ({given}), not in the contract "
+                    f"({ascii_arrows(contract.name())}): the verdict counts tricks, not the "
+                    "contract")
 
 
 def _passed_out(board) -> bool:

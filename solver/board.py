@@ -727,11 +727,38 @@ class Board:
         cols = cols + ["-"] * (-len(cols) % 4)
         order: list[str] = []
         leader = seat0
+        # who holds each card of the deal, to name a card played by a seat
+        # that does not hold it where it is played: a trick written one card
+        # short shifts every card after it, and the trick where that first
+        # shows is the one to name (not a gap at the section's end)
+        holder = {c: s for s in range(4) for c in self._hands[s]} if self._hands else {}
+        tricks = len(self._hands[seat0]) if self._hands else None
+        gone: set = set()
         for start in range(0, len(cols), 4):
             group = cols[start:start + 4]
             trick_no = start // 4 + 1
             seats = [(leader + k) % 4 for k in range(4)]
             played = [group[(s - seat0) % 4] for s in seats]
+            if tricks is not None and trick_no > tricks:
+                extra = next((c for c in cols[start:] if c != "-"), None)
+                if extra is None:
+                    break           # (rows of '-' after the last trick)
+                raise self._err(f"the Play section goes on ({extra}) after the last trick "
+                                f"({tricks})")
+            if "-" not in played or not any(c != "-" for c in played[played.index("-"):]):
+                # (a gap with a card after it is said below)
+                for seat, card in zip(seats, played):
+                    if card == "-" or card not in holder:
+                        continue
+                    if card in gone or holder[card] != seat:
+                        where = ("nobody holds it (played already)" if card in gone
+                                 else f"it is held by {SEATS[holder[card]]}")
+                        hint = (f" (each line of the Play section lists a trick's cards in seat "
+                                f"order from the Play tag's seat {SEATS[seat0]}, whoever led it)"
+                                if trick_no > 1 else "")
+                        raise self._err(f"illegal play {card} in trick {trick_no}: {SEATS[seat]} "
+                                        f"is on turn and {where}{hint}")
+                    gone.add(card)
             if "-" not in played:
                 order.extend(played)
                 leader = (leader + trick_winner_offset(played, trump, ranking)) % 4

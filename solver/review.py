@@ -188,9 +188,13 @@ class Review:
                 and self.result != self.end_dd_tricks):
             # a claim (or play not recorded) after the last recorded trick
             last = self.cards[-1].trick if self.cards else 0
+            # (a trick begun: "in trick 7, after 1 card")
+            begun = sum(1 for c in self.cards if c.trick == last) % 4
+            stop = (f"in trick {last}, after {_plural(begun, 'card')}" if begun
+                    else f"after trick {last}")
             n = abs(self.result - self.end_dd_tricks)
             moved = _NUMBER_WORDS.get(n, _plural(n, "trick"))
-            sentence += (f" (where the record stops, after trick {last}, double-dummy play "
+            sentence += (f" (where the record stops, {stop}, double-dummy play "
                          f"gives {self._count(self.end_dd_tricks)}: the claim or the play "
                          f"after it {'gave up' if self.result < self.end_dd_tricks else 'gained'}"
                          f" {moved})")
@@ -322,6 +326,14 @@ def _side_result(value: str, declarer: int, tricks: int, extra: int) -> str:
     return str(tricks - n + extra) if n <= tricks else value
 
 
+def contract_set_aside(contract, trump: Optional[str], ranking: str) -> bool:
+    """Whether a play reviewed with ``trump`` (None: no-trump) and
+    ``ranking`` is not in ``contract``'s strain and ranking (a Trump tag or
+    an option said otherwise): the review then counts tricks only."""
+    return (contract is not None and not contract.passed and bool(contract.level)
+            and (contract.trump != trump or contract.ranking != ranking))
+
+
 def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = None,
                  leader: Union[int, str, None] = None,
                  solver: Optional[Solver] = None) -> Review:
@@ -337,28 +349,33 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     decl = board.declaring_seat()
     extra = board.kitty_book()
     suffix = ""
-    if c is not None and not c.passed and c.level and decl is not None:
+    bid = c is not None and not c.passed and c.level and decl is not None
+    if bid and not contract_set_aside(c, start.trump, start.ranking):
         contract = (c.level, c.strain, decl)
         # (doubled, and downtown: in plain ASCII, as the verdict is)
         suffix = "X" * c.doubled + (" down" if c.ranking == "down" else "")
     result = None
     written = value = (board.tags.get("Result") or "").strip().lstrip("^")
-    if contract is not None:
+    if bid:
+        # (against the contract's tricks, in whatever strain the play is reviewed)
         value = _relative_result(value, c)
-    if decl is not None:
-        value = _side_result(value, decl, start.tricks_left, extra)
+    # (without a declarer, review_play counts the side of the seat to the
+    # first leader's right: a side's Result is read for that side)
+    counted = decl if decl is not None else (start.leader + 3) % 4
+    value = _side_result(value, counted, start.tricks_left, extra)
     if value and value not in ("?", "-"):
         # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
         # '1_0' are no counts of tricks); in bid whist, books: the tricks
         # and the kitty's book
         most = start.tricks_left + extra
         if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= most:
+            side = "NS" if counted % 2 == 0 else "EW"
             what = (f"the books the bidder's side took, {extra} to {most}" if extra
-                    else f"the tricks declarer took, 0 to {most}")
-            if contract is not None:
+                    else f"the tricks declarer took, 0 to {most}" if decl is not None
+                    else f"the tricks {side[0]}-{side[1]} took, 0 to {most}")
+            if bid:
                 what += ", or '=', '+1', '-2' against the contract"
-            if decl is not None:
-                what += ", or 'NS 9', 'EW 4'"
+            what += ", or 'NS 9', 'EW 4'"
             raise WhistError(f"{board.named}: bad Result tag {written!r} (expected {what})")
         result = int(value) - extra
     try:

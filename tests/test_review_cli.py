@@ -325,3 +325,83 @@ def test_a_play_led_by_another_seat_than_the_contract_s_leader_is_said():
     assert json_lines(r)[0]["leader"] == "W"
     r = run(["review", "--json", "-"], input=played)
     assert "leads the recorded play" not in r.stderr
+
+
+def test_a_side_s_result_on_a_board_without_declarer(tmp_path):
+    # a whist deal (Trump tag, no Contract or Declarer) counts for the side
+    # to the first leader's right (N-S, W leading): 'NS 11' and 'EW 2' are
+    # its 11 tricks; they were refused as "the tricks declarer took"
+    text = _played("11").replace('[Declarer "S"]\n', "").replace('[Contract "3NT"]\n', "")
+    text = text.replace('[Play "W"]', '[Trump "NT"]\n[Play "W"]')
+    for written in ("11", "NS 11", "EW 2"):
+        r = run(["review", "--json", "-"], input=text.replace('[Result "11"]', f'[Result "{written}"]'))
+        assert r.exit_code == 0, r.stderr
+        (o,) = json_lines(r)
+        assert o["declarer"] == "S" and o["result"]["tricks"] == 11, written
+    r = run(["review", "-"], input=text.replace('[Result "11"]', '[Result "lots"]'))
+    assert r.exit_code == 2
+    assert "bad Result tag 'lots' (expected the tricks N-S took, 0 to 13, or 'NS 9', 'EW 4')" \
+        in r.stderr
+
+
+def test_a_trick_written_a_card_short_is_named_where_it_shows():
+    # trick 1 written with three cards: every later card shifts by one, and
+    # trick 1's fourth card is then West's CQ, which South does not hold.
+    # It was "trick 13 of the Play section: S has no card ('-') ..."
+    played = (ROOT / "examples" / "played.pbn").read_text()
+    head, play = played.split('[Play "W"]\n')
+    lines = play.splitlines()
+    first = lines[0].split()
+    short = head + '[Play "W"]\n' + " ".join(first[:3]) + "\n" + "\n".join(lines[1:]) + "\n"
+    r = run(["review", "-"], input=short)
+    assert r.exit_code == 2
+    errors = [ln for ln in r.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1 and re.match(r"error: <stdin>: board 1: illegal play \S+ in trick 1: "
+                                         r"\w is on turn and it is held by \w$", errors[0]), errors
+    # a card played twice: said so, in the trick where it is played again
+    again = head + '[Play "W"]\n' + play.replace(lines[1], lines[1].replace(
+        lines[1].split()[0], first[0]), 1)
+    r = run(["review", "-"], input=again)
+    assert r.exit_code == 2 and f"illegal play {first[0]} in trick 2" in r.stderr
+    assert "nobody holds it (played already)" in r.stderr
+    # cards after the last trick: said, with the first of them
+    r = run(["review", "-"], input=played.replace("\n*", "\nS2 S3 S4 S5\n*"))
+    assert r.exit_code == 2
+    assert "board 1: the Play section goes on (S2) after the last trick (13)" in r.stderr
+    # rows of '-' after it are nothing
+    r = run(["review", "-"], input=played.replace("\n*", "\n- - - -\n- - - -\n*"))
+    assert r.exit_code == 0, r.stderr
+
+
+def test_a_claim_in_a_trick_begun_says_how_far_it_went(tmp_path):
+    text = _played("10", tricks=4)
+    head, play = text.split('[Play "W"]\n')
+    lines = play.splitlines()
+    # trick 4 with its first card only (the line is in seat order from W)
+    (whole,) = read_pbn_file(str(ROOT / "examples" / "played.pbn"))
+    led = whole.play_cards("NT", "up")[12]
+    text = head + '[Play "W"]\n' + "\n".join(lines[:3]) + "\n" + \
+        " ".join(c if c == led else "-" for c in lines[3].split()) + "\n*\n"
+    r = run(["review", "-"], input=text)
+    assert r.exit_code == 0, r.stderr
+    flat = " ".join(r.stdout.replace("\u2502", " ").split())
+    assert "where the record stops, in trick 4, after 1 card, double-dummy play gives" in flat
+
+
+def test_a_play_reviewed_in_another_strain_sets_the_contract_aside():
+    # a Trump tag (or --trump) other than the contract's strain: the play
+    # is reviewed in it, and the verdict no longer says "3NT by S: makes"
+    played = (ROOT / "examples" / "played.pbn").read_text()
+    for args, text, given in ((["--trump", "S"], played, "--trump"),
+                              ([], played.replace('[Play "W"]', '[Trump "S"]\n[Play "W"]'),
+                               "the Trump tag")):
+        r = run(["review", "--json", *args, "-"], input=text.replace('[Result "11"]',
+                                                                     '[Result "+2"]'))
+        assert r.exit_code == 0, r.stderr
+        assert (f"board 1: the play is reviewed with spades as trumps ({given}), not in the "
+                "contract (3NT): the verdict counts tricks, not the contract") in r.stderr
+        (o,) = json_lines(r)
+        assert "contract" not in o and o["trump"] == "S"
+        assert not o["verdict"].startswith("3NT") and o["result"]["tricks"] == 11
+    r = run(["review", "--json", "--trump", "NT", "-"], input=played)
+    assert "reviewed with" not in r.stderr and json_lines(r)[0]["contract"]["strain"] == "NT"
