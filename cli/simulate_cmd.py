@@ -391,26 +391,36 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
     the batch backend; partial when the time budget ran out or on Ctrl-C
     (then the result is printed here and :class:`Interrupted` raised)."""
     agg = problem.aggregate(seed)
-    # Sample 0 here first: constraints that accept nothing fail at once,
-    # with the number of deals tried, before any worker starts.
-    try:
-        sample_deal(problem.spec, seed, 0)
-    except NoDealError as e:
-        raise WhistError(f"{e}; no sample can be dealt") from None
+    # (the time budget counts from here: the first sample's dealing below
+    # can take seconds with costly constraints)
     start = time.monotonic()
     deadline = None if time_budget is None else start + time_budget
-    # every card known: one deal, solved once and counted for each sample
-    same = only_deal(problem)
-    items = work_items(problem, seed, 1 if same else count, chunk=1)
-    results = run_map(run_samples, items, backend, tt_mb=problem.tt_mb)
     stopped: Optional[Interrupted] = None
+    short: Optional[NoDealError] = None
     with run.progress(count, where, eta=True):
         run.describe(render.simulate_progress(run.style, agg, where))
+        # Sample 0 here first: constraints that accept nothing fail at once,
+        # with the number of deals tried, before any worker starts.
+        try:
+            sample_deal(problem.spec, seed, 0)
+        except NoDealError as e:
+            raise WhistError(f"{e}; no sample can be dealt") from None
+        # every card known: one deal, solved once and counted for each sample
+        same = only_deal(problem)
+        items = work_items(problem, seed, 1 if same else count, chunk=1)
+        results = run_map(run_samples, items, backend, tt_mb=problem.tt_mb)
         try:
             if deadline is not None and time.monotonic() >= deadline:
                 agg.partial = True
             else:
                 for result in _raised_unreachable(results, agg):
+                    if isinstance(result, NoDealError):
+                        # a later sample found no deal in its tries: the
+                        # constraints accept almost none; the samples
+                        # before it are the (partial) answer
+                        agg.partial = True
+                        short = result
+                        break
                     if isinstance(result, BaseException):
                         raise result
                     for _ in range(count if same else 1):
@@ -428,6 +438,9 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
     if stopped is not None:
         _report(run, board, agg)
         raise stopped
+    if short is not None:
+        run.warning(where, f"{short}: the result has the {agg.samples} "
+                           f"sample{'' if agg.samples == 1 else 's'} dealt before it")
     return agg
 
 

@@ -642,7 +642,23 @@ def read_pbn_file(path: str) -> list[Board]:
     text = decode_pbn(data, name, problems, size)
     if not text.strip(_SPACE + "\r\n\ufeff"):
         raise WhistError(f"{name}: empty file (no PBN boards)")
-    return PbnBoards(read_pbn(text, name), problems)
+    boards = read_pbn(text, name)
+    if problems and boards and _ends_in_a_game(text):
+        # the binary data starts inside the last game: what it cut off (a
+        # Constraint, a Play section) would be missed in silence
+        boards[-1].errors.append(f"cut short by the binary data at line {text.count(chr(10)) + 1} "
+                                 "(the rest of the board is not read)")
+    return PbnBoards(boards, problems)
+
+
+_LAST_GAME_RE = re.compile(r"(?:\A|\n[ \t\r]*\n)((?:(?!\n[ \t\r]*\n).)*)\Z", re.S)
+
+
+def _ends_in_a_game(text: str) -> bool:
+    """Whether a text that was cut ends inside a game: a tag after the last
+    empty line (a game ends at an empty line)."""
+    m = _LAST_GAME_RE.search(text)
+    return bool(m and re.search(r"^[ \t]*\[", m.group(1), re.M))
 
 
 # ---------------------------------------------------------------------------

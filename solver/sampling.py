@@ -275,6 +275,10 @@ def sample_deal(spec: DealSpec, seed, index: int) -> Deal:
             return d
         if i == 0:
             _known_hands_break(spec, cons, base)
+    if index > 0:
+        # (an earlier sample found one: the constraints accept some deals)
+        raise NoDealError(f"sample {index}: none of {spec.max_tries} deals tried satisfies the "
+                          "constraints (they accept almost no deal)")
     raise NoDealError(f"no deal satisfies the constraints: 0 of {spec.max_tries} tried "
                       f"({'; '.join(spec.constraints)})")
 

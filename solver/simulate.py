@@ -498,6 +498,9 @@ class LeadAggregate(_Aggregate):
         out = self._head()
         out["leader"] = SEATS[p.leader]
         out["contract"] = p.contract if p.contract_given else None
+        # (what was played: without a contract, only these say it)
+        out["trump"] = p.trump or "NT"
+        out["ranking"] = p.ranking
         out["declarer"] = SEATS[p.declarer]
         out["need"] = p.need
         close = set(self.close())

@@ -622,6 +622,26 @@ def test_good_boards_then_binary_bytes(tmp_path):
     assert f"line {n_lines}" in result.stderr and "binary" in result.stderr, result.stderr
 
 
+def test_a_board_cut_by_binary_bytes_is_not_answered(tmp_path):
+    # the binary data starts inside board 2 (no empty line before it): its
+    # tags after the cut (here its Leader) are lost, so it is an error, not
+    # answered without them; board 1 is answered
+    good = GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]')
+    cut = good.rstrip("\n").rsplit("\n", 1)[0] + "\n"
+    path = write(tmp_path, "cut.pbn", cut.encode() + b'[Leader "N\x00"]\n')
+    result = run(["solve", path, "--json"])
+    assert result.exit_code == 2
+    assert [o["board"] for o in json_lines(result)] == ["1"]
+    n_lines = cut.count("\n") + 1
+    assert (f"cut.pbn: board 2: cut short by the binary data at line {n_lines} (the rest of "
+            "the board is not read)") in result.stderr, result.stderr
+    # a comment line last, after an empty line, is no board cut short
+    path = write(tmp_path, "after.pbn", good.encode() + b"% the end\n\x00\x01")
+    result = run(["solve", path, "--json"])
+    assert [o["board"] for o in json_lines(result)] == ["1", "2"]
+    assert "cut short" not in result.stderr
+
+
 # ---- 13: inputs too big, or without end ------------------------------------------------
 
 def test_good_boards_then_a_long_binary_tail_is_not_read_to_its_end(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import pytest
 
@@ -45,6 +46,7 @@ def test_example_file_json_shape():
         assert opt["mean"] is not None and opt["stderr"] is not None
     assert bid["best"]["contract"] and bid["best"]["level"] in range(1, 8)
     assert lead["leader"] == "W" and lead["contract"] == "4S" and lead["declarer"] == "S"
+    assert lead["trump"] == "S" and lead["ranking"] == "up"
     assert set(lead["cards"]) == {"SK", "SQ", "S3", "H9", "H2", "DQ", "DJ", "DT", "D7",
                                   "CA", "C8", "C5", "C4"}
     for c, v in lead["cards"].items():
@@ -160,6 +162,22 @@ def test_impossible_constraint_exit_2_says_how_many_tried(tmp_path):
     assert "board L1" in res.stderr and "board T1" in res.stderr
 
 
+def test_a_rare_constraint_keeps_the_samples_it_dealt(tmp_path):
+    # hcp(E) >= 25: some 5 deals in 100,000.  With seed 3 sample 0 is dealt
+    # and sample 1 finds none in its 100,000 tries: the run said "no deal
+    # satisfies the constraints: 0 of 100000 tried", status 2, no result
+    path = write(tmp_path, "r.pbn", board("lead", "W:KQ3.92.QJT7.A854 - - -", '[Dealer "S"]',
+                                          '[Declarer "S"]', '[Contract "4S"]'))
+    res = run(["simulate", path, "--json", "--count", "60", "--seed", "3", "--jobs", "1",
+               "--constraint", "hcp(E) >= 25"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["partial"] is True and o["samples"] == 1
+    assert ("board lead: sample 1: none of 100000 deals tried satisfies the constraints (they "
+            "accept almost no deal): the result has the 1 sample dealt before it") in res.stderr
+    assert "no deal satisfies" not in res.stderr
+
+
 def test_bad_constraint_tag_is_a_board_error(tmp_path):
     path = write(tmp_path, "c.pbn", board("C1", "W:KQ3.92.QJT7.A854 - - -", '[Contract "4S"]',
                                           '[Declarer "S"]', '[Constraint "hcp(Q) > 3"]') + TRICKS)
@@ -257,6 +275,7 @@ def test_trump_card_classic_whist_lead(tmp_path):
     # (no one bids in classic whist: no contract, N-S need the majority)
     assert o["question"] == "lead" and o["leader"] == "W" and o["contract"] is None
     assert o["need"] == 7 and o["declarer"] == "S"
+    assert o["trump"] == "H" and o["ranking"] == "up"      # (no contract says it)
     people = run(["simulate", path, "--count", "4"]).stdout
     words = " ".join(people.replace("│", " ").split())
     assert "W leads; E-W (the leader's side) need 7 of 13 tricks for the majority" in words
@@ -271,6 +290,24 @@ def test_time_budget_gives_partial(tmp_path):
     assert o["partial"] is True and 0 <= o["samples"] < 100000
     people = run(["simulate", path, "--count", "100000", "--time", "0.3"])
     assert "PARTIAL" in people.stdout
+
+
+def test_the_time_budget_counts_the_first_sample_s_dealing(tmp_path, monkeypatch):
+    # the first sample is dealt before the others as a check (a costly
+    # constraint: 17 s), and --time 3 was counted only after it: 28 s
+    import whist_solve.cli.simulate_cmd as sc
+    real = sc.sample_deal
+
+    def slow(spec, seed, index):
+        time.sleep(0.3)
+        return real(spec, seed, index)
+
+    monkeypatch.setattr(sc, "sample_deal", slow)
+    path = write(tmp_path, "l.pbn", LEAD)
+    res = run(["simulate", path, "--json", "--jobs", "1", "--count", "50", "--time", "0.2"])
+    assert res.exit_code == 0, res.stderr
+    (o,) = json_lines(res)
+    assert o["partial"] is True and o["samples"] == 0
 
 
 @pytest.mark.parametrize("command", [["solve"], ["table"], ["bid"], ["puzzles"]])
