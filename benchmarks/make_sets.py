@@ -225,7 +225,7 @@ def build(name: str) -> list:
 
 def pbn_text(boards: list, name: str, description: str) -> str:
     """The PBN file of a set: its boards, with the set's comment lines after
-    the % PBN 2.1 / % EXPORT header."""
+    the % PBN 2.1 header."""
     lines = write_pbn(boards).split("\n")
     return "\n".join(lines[:2] + header(name, description) + lines[2:])
 

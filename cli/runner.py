@@ -23,7 +23,7 @@ import sys
 from collections import deque
 from contextlib import contextmanager
 from itertools import chain, islice
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import typer
 from rich.console import Console
@@ -196,7 +196,6 @@ class Run:
         self.style = render.Style(sys.stdout)
         self.status = EXIT_OK
         self.bad: set = set()          # where (file: board) of every error reported
-        self.pbn_header = False
         self._progress = None          # a rich Progress while a bar is shown
         self._task = None
         self._live = False
@@ -207,6 +206,9 @@ class Run:
         self._held: Optional[list] = None   # messages kept back while a board is prepared (held_messages)
         # --html: the page that lists the errors too, in the order they are said
         self.page = None
+        # table --pbn: called with each board found bad, at its turn (a bad
+        # board is written back as it was read, not dropped from the file)
+        self.keep_bad: Optional[Callable] = None
 
     # ---- messages ------------------------------------------------------
 
@@ -244,7 +246,20 @@ class Run:
 
     def say_held(self, messages: list) -> None:
         for said in messages:
-            self._say(said)
+            if callable(said):
+                said()              # (a bad board's keep_bad, at its turn)
+            else:
+                self._say(said)
+
+    def _bad_board(self, board) -> None:
+        """A board found bad: keep_bad's turn, with its messages."""
+        if self.keep_bad is None or board is None:
+            return
+        keep = self.keep_bad
+        if self._held is not None:
+            self._held.append(lambda: keep(board))
+        else:
+            keep(board)
 
     def _file_of(self, where: str) -> str:
         for name in self._files:
@@ -319,6 +334,22 @@ class Run:
         with writing_out():
             sys.stdout.write(text)
             sys.stdout.flush()
+        if paused:
+            self._resume()
+
+    def emit_file_text(self, text: str) -> None:
+        """The text of a file format (PBN, CSV) in UTF-8, whatever the
+        locale's encoding (which replaced a letter it lacks by '?': lost
+        data in a file)."""
+        buf = getattr(sys.stdout, "buffer", None)
+        enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if buf is None or enc == "utf8":
+            return self.emit_text(text)
+        paused = self._pause()
+        with writing_out():
+            sys.stdout.flush()
+            buf.write(text.encode("utf-8"))
+            buf.flush()
         if paused:
             self._resume()
 
@@ -433,6 +464,7 @@ class Run:
                         for msg in errors:
                             self.error(where, strip_prefix(str(msg), name, path, board.named),
                                        key=board_key(board))
+                        self._bad_board(board)
                         self.advance()
                         continue
                     yield where, board
@@ -544,12 +576,14 @@ class Run:
             label = board.named if board is not None else ""
             self.error(where, strip_prefix(str(e), where, getattr(board, "file", ""), label),
                        key=board_key(board))
+            self._bad_board(board)
         except (KeyboardInterrupt, SystemExit, typer.Exit, BrokenPipeError, OutputFailed):
             raise   # a reader that closed the pipe (| head) ends the run, quietly; a full disk with a message
         except Exception as e:
             if os.environ.get("WHIST_SOLVE_DEBUG") and not isinstance(e, MemoryError):
                 raise
             self.error(where, one_line_error(e)[len("error: "):], key=board_key(board))
+            self._bad_board(board)
 
 
 def board_key(board):

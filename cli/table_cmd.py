@@ -21,7 +21,7 @@ from whist_solve.cards import Position
 from whist_solve.engine import dd_table
 from whist_solve.errors import WhistError
 from whist_solve.par import par as dd_par
-from whist_solve.pbn import table_board_pbn
+from whist_solve.pbn import board_pbn, pbn_escapes, table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
@@ -73,7 +73,10 @@ def table(
     # that the run does not end on one worker finishing a long deal alone.
     split = backend.kind != "inline" and n_threads == 1
     started = time.monotonic()
-    writer = csv.writer(sys.stdout, lineterminator="\n") if csv_out else None
+    writer = csv.writer(_FileText(run), lineterminator="\n") if csv_out else None
+    pbn_out = PbnOut(run) if pbn else None
+    if pbn_out is not None:
+        run.keep_bad = pbn_out.as_read
     if writer is not None:
         with writing_out():
             writer.writerow(CSV_COLUMNS)
@@ -105,7 +108,7 @@ def table(
                 result = repeats.answer(_deal_key(board.hands), item, result)
                 if isinstance(result, Exception):
                     raise result
-                _table_board(run, where, board, board.hands, result, strains, rankings, pbn,
+                _table_board(run, where, board, board.hands, result, strains, rankings, pbn_out,
                              writer, page)
                 done += 1
     if page is not None:
@@ -164,8 +167,44 @@ def _passed_out(board) -> bool:
         return False
 
 
-def _table_board(run: Run, where: str, board, hands, result, strains, rankings, pbn: bool,
-                 writer, page: "HtmlPage | None" = None) -> None:
+class _FileText:
+    """Standard output for csv.writer: UTF-8 whatever the locale."""
+
+    def __init__(self, run: Run):
+        self.write = run.emit_file_text
+
+
+class PbnOut:
+    """table --pbn: the boards written again, each with its table, in the
+    files' order; a board that cannot be tabulated written as it was read
+    (so that the file loses none); the escape lines that opened each file
+    (a program's settings) before its first board."""
+
+    def __init__(self, run: Run):
+        self.run = run
+        self.started = False
+        self.escapes: Optional[str] = None
+
+    def write(self, board, game: str) -> None:
+        escapes = pbn_escapes(board)
+        head = "" if escapes == self.escapes else escapes
+        self.escapes = escapes
+        if not self.started:
+            self.started = True
+            self.run.emit_file_text("% PBN 2.1\n" + head + game)
+        else:
+            self.run.emit_file_text("\n" + head + game)
+
+    def as_read(self, board) -> None:
+        try:
+            game = board_pbn(board)
+        except ValueError:          # (a tag name no PBN file can hold: nothing to keep)
+            return
+        self.write(board, game)
+
+
+def _table_board(run: Run, where: str, board, hands, result, strains, rankings,
+                 pbn: Optional[PbnOut], writer, page: "HtmlPage | None" = None) -> None:
     table = {s: {r: {seat: int(result[s][r][seat]) for seat in SEATS} for r in rankings}
              for s in strains}
     n = len(hands[0])
@@ -198,13 +237,8 @@ def _table_board(run: Run, where: str, board, hands, result, strains, rankings, 
             extra["note"] = "passed out"
         run.emit_json(board_json(board, table=table, tricks_total=n, **extra))
         return
-    if pbn:
-        if not run.pbn_header:
-            run.emit_text("% PBN 2.1\n% EXPORT\n")
-            run.pbn_header = True
-        else:
-            run.emit_text("\n")
-        run.emit_text(table_board_pbn(board, table, n, None if p is None else p.score))
+    if pbn is not None:
+        pbn.write(board, table_board_pbn(board, table, n, None if p is None else p.score))
         return
     deal = render.deal_text(run.style, hands, board.kitty)
     run.emit(render.dd_tables_view(run.style, render.board_title(board), table, strains,

@@ -242,6 +242,8 @@ class Board:
         # another board of the file has the same label (read_pbn sets it):
         # messages then add the board's place in the file
         self.label_shared = False
+        # the escape lines that open the board's file (read_pbn sets them)
+        self.escapes: list = []
         self._hands: Optional[list[list[str]]] = None
         self._known: Optional[list] = None      # hands, None when not known ('-')
         self.unknown_error: Optional[str] = None

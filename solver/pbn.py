@@ -241,6 +241,9 @@ def _scan(text: str) -> Iterator[list[_Tok]]:
             if ch in _SPACE:
                 i += 1
             elif ch == ";":
+                # commentary to the end of the line: kept as a {...} one is
+                if line[i + 1:].strip():
+                    toks.append(_Tok("comment", line[i + 1:].strip(), "", ln, i))
                 break
             elif ch == "{":
                 j = line.find("}", i + 1)
@@ -444,9 +447,28 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     seen = Counter(b.label for b in boards)
+    escapes = _header_escapes(text)
     for b in boards:
         b.label_shared = seen[b.label] > 1
+        b.escapes = escapes
     return boards
+
+
+_HEAD_RE = re.compile(r"(?:[ \t]*\n|%[^\n]*\n)*")
+
+
+def _header_escapes(text: str) -> list[str]:
+    """The escape lines (``%`` in column 1) that open the file, before its
+    first game: a program's settings (BridgeComposer's ``%BCOptions``, a
+    ``%Content-type`` with the charset), kept when the file is written
+    again; the version lines (``% PBN 2.1``, ``% EXPORT``) are not, a
+    writer says its own."""
+    head = _HEAD_RE.match(text).group(0)
+    return [ln.rstrip() for ln in head.split("\n")
+            if ln.startswith("%") and not _VERSION_LINE_RE.match(ln)]
+
+
+_VERSION_LINE_RE = re.compile(r"%\s*(PBN\b|EXPORT\s*$|IMPORT\s*$)", re.I)
 
 
 class PbnBoards(list):
@@ -666,10 +688,11 @@ def _ends_in_a_game(text: str) -> bool:
 # ---------------------------------------------------------------------------
 
 def _quote(value: str) -> str:
-    """A PBN string token.  ``"`` is escaped; a backslash is doubled only
-    where a reader would otherwise take it for an escape (before ``"`` or
-    ``\\``, or at the end), so values such as ``Denomination\\2R`` are
-    written as every PBN program writes them and read back unchanged."""
+    """A PBN string token.  ``"`` and a backslash are escaped with a
+    backslash, as PBN's strings (PGN's) are, except a backslash before a
+    digit: the column formats of a table's header (``Denomination\\2R``)
+    are written as the standard and every PBN program write them (a
+    reader takes ``\\2`` as it is)."""
     out = []
     value = str(value)
     for i, ch in enumerate(value):
@@ -677,7 +700,7 @@ def _quote(value: str) -> str:
             out.append('\\"')
         elif ch == "\\":
             nxt = value[i + 1] if i + 1 < len(value) else ""
-            out.append("\\\\" if nxt in ('"', "\\", "") else "\\")
+            out.append("\\" if nxt.isdigit() else "\\\\")
         elif ch in "\r\n\t":
             out.append(" ")
         else:
@@ -726,7 +749,7 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
 
 
 def write_pbn(boards: Iterable) -> str:
-    """A PBN file: a ``% PBN 2.1`` / ``% EXPORT`` header, then the games
+    """A PBN file: a ``% PBN 2.1`` header, then the games
     separated by empty lines.  Each item is ``(tags, sections)``, a tags
     dict, or a :class:`Board`."""
     games = []
@@ -738,7 +761,7 @@ def write_pbn(boards: Iterable) -> str:
         else:
             tags, sections = item
         games.append(write_board(tags, sections))
-    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
+    return "% PBN 2.1\n" + "\n".join(games)
 
 
 def optimum_result_table(table: Mapping, total: int = 13,
@@ -807,6 +830,25 @@ def optimum_result_table(table: Mapping, total: int = 13,
 DOUBLE_DUMMY_TAGS = frozenset({"OptimumResultTable", "OptimumScore", "OptimumPlayTable",
                                "DoubleDummyTricks", "ParContract", "OptimumContract",
                                "Ability", "Minimax"})
+
+
+def board_pbn(board) -> str:
+    """A board written again as it was read: its tags, sections, notes and
+    comments (a board with nothing solved, kept in a file written again)."""
+    tags = dict(board.tags)
+    sections = {k: v for k, v in (board.sections or {}).items() if k in tags and v}
+    return write_board(tags, sections, list(zip(board.note_places, board.notes)),
+                       list(zip(board.comment_places, board.comments)))
+
+
+_CHARSET_RE = re.compile(r"(charset\s*=\s*)[\w.:-]+", re.I)
+
+
+def pbn_escapes(board) -> str:
+    """The escape lines that opened the board's file, as a written PBN
+    file (UTF-8) keeps them: a charset they name is UTF-8."""
+    return "".join(_CHARSET_RE.sub(r"\g<1>UTF-8", line) + "\n"
+                   for line in getattr(board, "escapes", ()))
 
 
 def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[int] = None) -> str:

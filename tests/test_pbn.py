@@ -983,7 +983,7 @@ def test_write_pbn_and_read_back():
     boards = [({"Board": "1", "Deal": "N:A... K... Q... J...", "Trump": "S"}, {}),
               {"Board": "2", "Deal": "N:K... A... Q... J...", "Trump": "H"}]
     text = write_pbn(boards)
-    assert text.startswith("% PBN 2.1\n% EXPORT\n[Board \"1\"]\n")
+    assert text.startswith("% PBN 2.1\n[Board \"1\"]\n")
     assert "\n\n[Board \"2\"]" in text
     back = read_pbn(text)
     assert [b.tags for b in back] == [boards[0][0], boards[1]]
@@ -1100,7 +1100,8 @@ def test_comments_are_kept_per_board():
     )
     b1, b2 = read_pbn(text)
     assert b1.comments == ["one line", "a comment\nover two lines"]
-    assert b2.comments == []
+    # (a ';' comment runs to the end of its line: PBN commentary too, kept)
+    assert b2.comments == ["not a brace comment"] and b2.comment_places == [None]
 
 
 def test_a_line_of_too_many_items_is_bad_input_and_the_rest_is_read():

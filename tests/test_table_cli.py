@@ -375,3 +375,50 @@ def test_pbn_output_keeps_the_comments_in_their_places():
     (after,) = read_pbn(r.stdout)
     assert after.comments == before.comments
     assert after.comment_places == before.comment_places == [None, "Deal", "Auction"]
+
+
+def test_pbn_output_keeps_every_board_and_what_opens_the_file():
+    """table --pbn writes a file that loses nothing of the one read: a
+    board it cannot tabulate (hands not known, a duplicate card) written
+    back as it was read, in its place; the escape lines that open the
+    file (a program's settings), the charset they name now UTF-8; ';'
+    comments; a backslash in a value written as PBN's strings write it."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    src = ("% PBN 2.1\n% EXPORT\n%Content-type: text/x-pbn; charset=ISO-8859-1\n"
+           "%BCOptions Center GutterH\n"
+           f'[Board "1"]\n[Deal "{deal}"]\n[Event "C:\\\\club\\\\night"] ; the club\n\n'
+           '[Board "2"]\n[Deal "S:AKQ.J53.AK84.532 - - -"]\n{kept}\n\n'
+           f'[Board "3"]\n[Deal "{deal.replace("AKQJ.T98", "AAQJ.T98", 1)}"]\n\n'
+           f'[Board "4"]\n[Deal "{deal}"]\n')
+    r = run(["table", "--pbn", "-"], input=src)
+    assert r.exit_code == 2
+    assert "board 2: the hands of" in r.stderr and "board 3: bad hand for N" in r.stderr
+    out = r.stdout
+    assert out.startswith("% PBN 2.1\n%Content-type: text/x-pbn; charset=UTF-8\n"
+                          "%BCOptions Center GutterH\n[")
+    assert "% EXPORT" not in out        # (export format is CRLF lines and every mandatory tag)
+    assert '[Event "C:\\\\club\\\\night"]' in out and "{the club}" in out
+    again = read_pbn(out)
+    assert [b.label for b in again] == ["1", "2", "3", "4"]
+    assert [("OptimumResultTable" in b.tags) for b in again] == [True, False, False, True]
+    assert again[0].tags["Event"] == "C:\\club\\night"
+    assert again[1].tags["Deal"] == "S:AKQ.J53.AK84.532 - - -" and again[1].comments == ["kept"]
+    # the same with jobs: the boards in their places
+    assert run(["table", "--pbn", "--jobs", "2", "-"], input=src).stdout == out
+
+
+def test_pbn_and_csv_output_are_utf8_whatever_the_locale(tmp_path):
+    import os
+    import subprocess
+    import sys
+    path = tmp_path / "l.pbn"
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    path.write_text(f'[Event "Caf\u00e9 Z\u00fcrich"]\n[Board "\u00e9t\u00e9"]\n[Deal "{deal}"]\n',
+                    encoding="latin-1")
+    for option in ("--pbn", "--csv"):
+        p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "table", option,
+                            "--strain", "NT", str(path)], capture_output=True,
+                           env=dict(os.environ, PYTHONIOENCODING="ascii"))
+        assert p.returncode == 0, p.stderr
+        text = p.stdout.decode("utf-8")         # (a '?' for each letter before)
+        assert "\u00e9t\u00e9" in text and "?" not in text, text
