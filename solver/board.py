@@ -668,9 +668,13 @@ class Board:
             seat = self._seat_tag(name)
             if seat is not None:
                 return (seat + 1) % 4
+        # (a tag there with no seat, '?' or '', is said as it is)
+        unknown = [f"{name} {self.tags[name].strip()!r}"
+                   for name in ("Leader", "Play", "Declarer", "Dealer") if name in self.tags]
         raise self._err("missing leader: no Leader, Play, "
                         + ("Bidder, " if self.game() == "bid" else "")
-                        + "Declarer or Dealer tag")
+                        + "Declarer or Dealer tag"
+                        + (f" with a seat ({', '.join(unknown)})" if unknown else ""))
 
     def _play_columns(self) -> list[str]:
         """The cards of the Play section in PBN column order ('-' for no

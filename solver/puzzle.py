@@ -39,10 +39,15 @@ def expand_paths(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
     problems: List[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            inside = sorted(f for f in os.listdir(p)
-                            if f.lower().endswith(".pbn") and os.path.isfile(os.path.join(p, f)))
+            # (a link to nowhere is listed: reading it says so, as when
+            # named; folders inside are not read)
+            names = os.listdir(p)
+            inside = sorted(f for f in names
+                            if f.lower().endswith(".pbn") and not os.path.isdir(os.path.join(p, f)))
             if not inside:
-                problems.append(f"{p}: no .pbn files in this directory")
+                sub = any(os.path.isdir(os.path.join(p, f)) for f in names)
+                problems.append(f"{p}: no .pbn files in this directory"
+                                + (" (the folders inside it are not read)" if sub else ""))
             files.extend(os.path.join(p, f) for f in inside)
         else:
             files.append(p)
@@ -69,7 +74,9 @@ def find_goal(board, pos: Position) -> Optional[Goal]:
         return Goal(g[0], g[1], "Goal")
     contract = board.contract()
     declarer = board.declaring_seat()
-    if contract is None or contract.passed or declarer is None:
+    if contract is None or contract.passed or declarer is None or not contract.level:
+        # (a bare strain, [Contract "H"], is how PBN gives an end position's
+        # trumps: no level, no goal)
         return None
     side = side_of(declarer)
     won = pos.ns_tricks if side == "NS" else pos.ew_tricks
@@ -98,6 +105,9 @@ def board_goal(board, pos: Position) -> Goal:
     contract = board.contract()
     if contract is not None and contract.passed:
         raise WhistError("no goal: the Contract is Pass and there is no Goal tag")
+    if contract is not None and not contract.level:
+        raise WhistError(f"no goal: the Contract ({contract.strain}) gives the trumps, no level "
+                         "(add a Goal tag such as [Goal \"NS 5\"])")
     if contract is not None:
         raise WhistError("no goal: a Contract but no Declarer (add a Declarer or, in bid whist, "
                          "a Bidder tag, "

@@ -390,3 +390,45 @@ def test_the_summary_is_bounded_and_says_what_it_cut(tmp_path):
     assert last.startswith("failed: ") and last.endswith(" and 5 more")
     assert last.count("many.pbn: board") == 20
     assert f"... and 5 more errors in {p}" in r.stderr
+
+
+def test_a_directory_s_broken_link_and_folders_are_said(tmp_path):
+    # a link to nowhere among the files was skipped in silence (exit 0);
+    # named alone it is "no such file"
+    good = tmp_path / "set"
+    good.mkdir()
+    (good / "a.pbn").write_text(board("1", "N:A... K... Q... J...", '[Trump "NT"]',
+                                      '[Leader "N"]', '[Goal "NS 1"]'))
+    (good / "lost.pbn").symlink_to(tmp_path / "missing.pbn")
+    r = run(["puzzles", str(good)])
+    assert r.exit_code == 2
+    assert f"error: {good / 'lost.pbn'}: no such file" in r.stderr
+    assert "1 solved, 0 failed, 1 error" in r.stderr
+    only_folders = tmp_path / "nested"
+    (only_folders / "inner").mkdir(parents=True)
+    r = run(["puzzles", str(only_folders)])
+    assert r.exit_code == 2
+    assert "no .pbn files in this directory (the folders inside it are not read)" in r.stderr
+
+
+def test_a_bare_strain_contract_sets_no_goal(tmp_path):
+    # [Contract "NT"] (PBN's end positions: the trumps, no level) was read
+    # as level 0: a goal of 6 tricks in a 1-card ending, "failed", exit 1
+    p = tmp_path / "b.pbn"
+    p.write_text(board("1", "N:A... K... Q... J...", '[Declarer "S"]', '[Contract "NT"]')
+                 + board("2", "N:A... K... Q... J...", '[Declarer "S"]', '[Contract "NT"]',
+                         '[Goal "NS 1"]'))
+    r = run(["puzzles", "--json", str(p)])
+    assert r.exit_code == 2
+    assert ('board 1: no goal: the Contract (NT) gives the trumps, no level (add a Goal tag such '
+            'as [Goal "NS 1"])'.replace('NS 1', 'NS 5')) in r.stderr
+    assert [o["board"] for o in json_lines(r)] == ["2"] and json_lines(r)[0]["solved"]
+
+
+def test_a_seat_tag_without_a_seat_is_said(tmp_path):
+    p = tmp_path / "q.pbn"
+    p.write_text(board("1", "N:A... K... Q... J...", '[Declarer "?"]', '[Contract "3NT"]'))
+    r = run(["puzzles", str(p)])
+    assert r.exit_code == 2
+    assert ("missing leader: no Leader, Play, Declarer or Dealer tag with a seat "
+            "(Declarer '?')") in r.stderr
