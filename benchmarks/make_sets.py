@@ -227,7 +227,7 @@ def pbn_text(boards: list, name: str, description: str) -> str:
     """The PBN file of a set: its boards, with the set's comment lines after
     the % PBN 2.1 header."""
     lines = write_pbn(boards).split("\n")
-    return "\n".join(lines[:2] + header(name, description) + lines[2:])
+    return "\n".join(lines[:1] + header(name, description) + lines[1:])
 
 
 def render(name: str) -> str:
