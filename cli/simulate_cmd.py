@@ -29,7 +29,7 @@ from whist_solve.errors import WhistError
 from whist_solve.sampling import NoDealError, sample_deal
 from whist_solve.simulate import (bid_question, lead_question, only_deal, run_samples,
                                   tricks_question, work_items)
-from whist_solve.vocab import SEATS, STRAINS, parse_contract
+from whist_solve.vocab import SEATS, STRAINS, parse_contract, parse_seat
 
 from . import render
 from .options import (BIDDER_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JSON_OPT, LEADER_OPT,
@@ -213,6 +213,8 @@ def simulate(
                                            "from the deal)")
                     problem = build_problem(board, **opts)
                     warn_unused(board, problem.question)
+                    _say_leader_unknown(run, where, board, question, problem.question, leader,
+                                        trump, bidder)
                     if tt_mb is not None:
                         problem = dataclasses.replace(problem, tt_mb=tt_mb)
                     if problem.question == "bid":
@@ -335,6 +337,21 @@ def build_problem(board, *, question=None, trump=None, ranking=None, leader=None
                            rankings=rankings, leaders=leaders, jokers=pd.jokers,
                            unseen=pd.unseen, trump_card=pd.trump_card, dealer=pd.dealer,
                            constraints=cons, kitty_book=board.kitty_book())
+
+
+def _say_leader_unknown(run: Run, where: str, board, asked, question: str, leader, trump,
+                        bidder) -> None:
+    """A warning when --leader names a seat whose hand is not known on a
+    board that, led by its own leader, asks the lead question: the
+    question is then the tricks one (no lead can be chosen for a hand not
+    known), which the user may not expect."""
+    if asked is not None or leader is None or question != "tricks":
+        return
+    pd = board.partial_deal()
+    if default_question(board, pd, trump=trump, bidder=bidder) == "lead":
+        run.warning(where, f"--leader {SEATS[parse_seat(leader)]}: that hand is not known, so "
+                           "no lead is chosen for it: the tricks question is answered, with "
+                           f"{SEATS[parse_seat(leader)]} leading")
 
 
 def default_question(board, pd, *, trump=None, leader=None, contract=None, bidder=None) -> str:

@@ -635,3 +635,18 @@ def test_a_negative_seed_is_refused_as_deal_refuses_it():
     for command in (["simulate", "-n", "2", example], ["deal"]):
         r = run([*command, "--seed", "-5"])
         assert r.exit_code == 2 and "--seed" in r.stderr
+
+
+def test_a_leader_whose_hand_is_not_known_is_said(tmp_path):
+    # a lead board (W's hand known, W on lead) asked with --leader S: no
+    # lead can be chosen for S's unknown hand, so the tricks question is
+    # answered for S's lead; it was answered without a word
+    path = write(tmp_path, "l.pbn", LEAD)
+    res = run(["simulate", path, "--json", "--count", "3", "--leader", "S"])
+    assert res.exit_code == 0, res.stderr
+    assert json_lines(res)[0]["question"] == "tricks"
+    assert ("--leader S: that hand is not known, so no lead is chosen for it: the tricks "
+            "question is answered, with S leading") in res.stderr
+    for args in (["--leader", "W"], ["--leader", "S", "--question", "tricks"]):
+        res = run(["simulate", path, "--json", "--count", "3", *args])
+        assert res.exit_code == 0 and "not known" not in res.stderr, res.stderr
