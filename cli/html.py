@@ -209,10 +209,18 @@ def _facts(obj: Mapping, pos: Optional[Position], at: Optional[Position] = None)
     return f'<p class="facts">{"; ".join(bits)}.</p>'
 
 
+def html_obj(obj: dict, board) -> dict:
+    """A board's JSON object for the page: with the board's place in the
+    file when other boards of it share its label."""
+    return dict(obj, place=board.place) if board.place else obj
+
+
 def _label_and_title(obj: Mapping) -> str:
     """The board's label and title, each in <bdi> (a right-to-left override
     in a label stays inside it)."""
     label = f'<bdi>{escape(str(obj.get("board", "")))}</bdi>'
+    # (a label other boards of the file share: its place, as the terminal says)
+    label += escape(obj.get("place", ""))
     return label + (f": <bdi>{escape(obj['title'])}</bdi>" if obj.get("title") else "")
 
 

@@ -113,7 +113,8 @@ def _select(boards, wanted: Optional[str], name: str):
     # may refuse)
     if w.isascii() and w.isdigit() and len(w) <= 12 and 1 <= int(w) <= len(boards):
         return boards[int(w) - 1]
-    labels = ", ".join(b.label for b in boards[:20]) + (", ..." if len(boards) > 20 else "")
+    names = list(dict.fromkeys(b.label for b in boards))    # (a team file's repeat)
+    labels = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
     raise WhistError(f"{name}: no board {w!r} (boards: {labels})")
 
 

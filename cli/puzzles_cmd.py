@@ -23,7 +23,7 @@ from whist_solve.puzzle import (board_goal, expand_paths, goal_value, key_plays,
 from whist_solve.vocab import SEATS, SIDE_NAMES, side_of
 
 from . import render
-from .html import HtmlPage, write_page
+from .html import HtmlPage, html_obj, write_page
 from .options import (BOARDS_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT, check_output_target, html_option)
 from .runner import EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared
@@ -140,7 +140,7 @@ def _goal_json(goal) -> dict:
 def _title_and_comment(board):
     """A puzzle's title (the Title tag) and its comments on one line, or None."""
     return ((board.tag("Title") or "").strip() or None,
-            " ".join(" ".join(board.comments).split()) or None)
+            " ".join(" ".join(board.brace_comments).split()) or None)
 
 
 def _over_puzzle(run: Run, board, leader, pos: Position, goal,
@@ -157,7 +157,7 @@ def _over_puzzle(run: Run, board, leader, pos: Position, goal,
             leader=SEATS[board.leader(leader)], turn=None, cards={}, key=[], tricks_left=0,
             won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, file=board.file)
         if page is not None:
-            page.add_puzzle(obj, pos)
+            page.add_puzzle(html_obj(obj, board), pos)
     if run.json:
         run.emit_json(obj)
     else:
@@ -208,7 +208,7 @@ def _puzzle_board(run: Run, where: str, board, leader, pos: Position, goal, resu
             file=board.file,
         )
         if page is not None:
-            page.add_puzzle(obj, pos)
+            page.add_puzzle(html_obj(obj, board), pos)
         if run.json:
             run.emit_json(obj)
             return solved

@@ -96,9 +96,16 @@ def _say_other_strain(run: Run, board, pos_trump, pos_ranking, trump, ranking) -
     than the contract's (a Trump tag, --trump, --ranking): the verdict
     then counts the declaring side's tricks, not the contract's."""
     contract = board.contract()
+    if board.declaring_seat() is None:
+        return          # (a contract without a declarer is not used)
     if contract_set_aside(contract, pos_trump, pos_ranking):
-        given = ("--trump" if trump is not None else "--ranking" if ranking is not None
-                 else "the Trump tag")
+        # what said otherwise than the contract: the option, else the tag
+        given = []
+        if contract.trump != pos_trump:
+            given.append("--trump" if trump is not None else "the Trump tag")
+        if contract.ranking != pos_ranking:
+            given.append("--ranking" if ranking is not None else "the Ranking tag")
+        given = " and ".join(given)
         how = "at no-trump" if pos_trump is None else f"with {strain_name(pos_trump)} as trumps"
         if pos_ranking != contract.ranking:
             how += f", {pos_ranking}town"

@@ -449,7 +449,8 @@ class Run:
                     self.error(name, "no boards in this file")
                 continue
             if self.selection:
-                labels[name] = [b.label for b in boards[:MAX_LABELS_SHOWN + 1]]
+                # (each label once: a team file's repeat)
+                labels[name] = list(dict.fromkeys(b.label for b in boards))[:MAX_LABELS_SHOWN + 1]
                 boards = [b for b, chosen in zip(boards, self.selection.pick([b.label for b in boards]))
                           if chosen]
             with self.progress(len(boards), name):

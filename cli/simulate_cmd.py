@@ -458,6 +458,9 @@ def _run_board(run: Run, where: str, board, problem, count: int, seed: int,
     if short is not None:
         run.warning(where, f"{short}: the result has the {agg.samples} "
                            f"sample{'' if agg.samples == 1 else 's'} dealt before it")
+    elif agg.partial and agg.samples == 0:
+        run.warning(where, f"--time {time_budget:g}: the time ran out before the first sample "
+                           "was solved: no estimate")
     return agg
 
 

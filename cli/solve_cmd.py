@@ -13,7 +13,7 @@ from whist_solve.lines import analyse_line, check_line, has_jokers, played_count
 from whist_solve.vocab import SEATS, opening_leader
 
 from . import render
-from .html import HtmlPage, write_page
+from .html import HtmlPage, html_obj, write_page
 from .options import (AFTER_TRICK_OPT, BOARDS_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT,
                       JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
                       check_output_target, play_stop)
@@ -101,7 +101,7 @@ def _over_board(run: Run, board, options, pos: Position,
         ns_tricks=0, ew_tricks=0, tricks_left=0, trick=[], trick_leader=SEATS[pos.leader],
         won={"NS": pos.ns_tricks, "EW": pos.ew_tricks}, nodes=0, file=board.file)
     if page is not None:
-        page.add_solve(obj, pos, board.kitty or (), _contract_note(board, pos, options))
+        page.add_solve(html_obj(obj, board), pos, board.kitty or (), _contract_note(board, pos, options))
     if run.json:
         run.emit_json(obj)
     else:
@@ -145,7 +145,7 @@ def _solve_board(run: Run, where: str, board, options, pos: Position, result, an
             file=board.file,
         )
         if page is not None:
-            page.add_solve(obj, pos, board.kitty or (), _contract_note(board, pos, options))
+            page.add_solve(html_obj(obj, board), pos, board.kitty or (), _contract_note(board, pos, options))
         if run.json:
             run.emit_json(obj)
             return

@@ -25,7 +25,7 @@ from whist_solve.pbn import board_pbn, pbn_escapes, table_board_pbn
 from whist_solve.vocab import SEATS, STRAINS
 
 from . import render
-from .html import HtmlPage, write_page
+from .html import HtmlPage, html_obj, write_page
 from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHEDULER_OPT, TT_OPT,
                       check_output_target, strains_option, table_ranking_option, threads_option)
 from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, strip_prefix,
@@ -216,8 +216,8 @@ def _table_board(run: Run, where: str, board, hands, result, strains, rankings,
         p = None
     passed = _passed_out(board)
     if page is not None:
-        page.add_table(board_json(board, table=table, tricks_total=n, file=board.file), hands,
-                       board.kitty, None if p is None else render.par_text(p).plain)
+        obj = html_obj(board_json(board, table=table, tricks_total=n, file=board.file), board)
+        page.add_table(obj, hands, board.kitty, None if p is None else render.par_text(p).plain)
     if writer is not None:
         deal = board.deal_string()
         with writing_out():

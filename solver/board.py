@@ -237,13 +237,25 @@ class Board:
     more_constraints: list = field(default_factory=list)   # the Constraint tags after the first (all apply)
     note_places: list = field(default_factory=list)   # per Note, the tag whose section it follows (or None)
     comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
+    comment_semis: list = field(default_factory=list)    # per comment, a ';' one (to the line's end)
+
+    # Set by read_pbn on the boards they concern only (class defaults
+    # here: an attribute on every board of a big file costs memory):
+    # another board of the file has the same label (messages then add the
+    # board's place in the file); the escape lines that open the board's
+    # file; the text of a game the reader could not take in whole.
+    label_shared = False
+    escapes = ()        # (not annotated: no dataclass fields)
+    raw = None
+
+    @property
+    def brace_comments(self) -> list:
+        """The text of the board's ``{...}`` comments (a ``;`` comment, to
+        the line's end, is a note a program or a composer keeps)."""
+        semis = self.comment_semis
+        return [c for i, c in enumerate(self.comments) if not (i < len(semis) and semis[i])]
 
     def __post_init__(self) -> None:
-        # another board of the file has the same label (read_pbn sets it):
-        # messages then add the board's place in the file
-        self.label_shared = False
-        # the escape lines that open the board's file (read_pbn sets them)
-        self.escapes: list = []
         self._hands: Optional[list[list[str]]] = None
         self._known: Optional[list] = None      # hands, None when not known ('-')
         self.unknown_error: Optional[str] = None

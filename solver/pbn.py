@@ -183,6 +183,7 @@ class _Game:
     errors: list = field(default_factory=list)
     comments: list = field(default_factory=list)
     comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
+    comment_semis: list = field(default_factory=list)    # per comment, a ';' one (to the line's end)
     more_constraints: list = field(default_factory=list)   # Constraint tags after the first
 
 
@@ -190,11 +191,13 @@ def _semi_empty(line: str) -> bool:
     return not line.strip(_SPACE)
 
 
-def _scan(text: str) -> Iterator[list[_Tok]]:
+def _scan(text: str, lines: Optional[list] = None) -> Iterator[list[_Tok]]:
     """Split the text into games and each game into tokens, dropping
     comments and escape lines; the games one at a time (a big file's tokens
-    are never all in memory at once)."""
-    lines = text.split("\n")
+    are never all in memory at once).  ``lines``: the text's lines, when
+    the caller has them."""
+    if lines is None:
+        lines = text.split("\n")
     toks: list[_Tok] = []
     ln = 0
     in_brace = False
@@ -243,7 +246,7 @@ def _scan(text: str) -> Iterator[list[_Tok]]:
             elif ch == ";":
                 # commentary to the end of the line: kept as a {...} one is
                 if line[i + 1:].strip():
-                    toks.append(_Tok("comment", line[i + 1:].strip(), "", ln, i))
+                    toks.append(_Tok("semi", line[i + 1:].strip(), "", ln, i))
                 break
             elif ch == "{":
                 j = line.find("}", i + 1)
@@ -307,10 +310,11 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
         if tok.kind == "err":
             game.errors.append(tok.text)
             i += 1
-        elif tok.kind == "comment":
+        elif tok.kind in ("comment", "semi"):
             if tok.text:
                 game.comments.append(tok.text)
                 game.comment_places.append(current)
+                game.comment_semis.append(tok.kind == "semi")
             i += 1
         elif tok.kind == "[":
             parts = toks[i + 1:i + 4]
@@ -402,6 +406,16 @@ def _section_lines(items: list[tuple[int, int, str]]) -> list[str]:
 _CRS_LF_RE = re.compile(r"\r+\n")
 
 
+def _game_text(lines: list, toks: list) -> str:
+    """The lines a scanned game came from: its first token's line to the
+    empty line that ends it."""
+    numbers = [tok.line for tok in toks if tok.line]
+    first, last = min(numbers), max(numbers)
+    while last < len(lines) and not _semi_empty(lines[last]):
+        last += 1
+    return "\n".join(ln.rstrip("\r") for ln in lines[first - 1:last])
+
+
 def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     """All boards of a PBN text.  Bad boards come back with ``errors``;
     only a text that is not PBN at all (binary data, no tag anywhere) raises
@@ -415,8 +429,10 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     defaults: dict[str, str] = {}  # tag -> value set by "##" for later games
     boards: list[Board] = []
     any_tag = False
-    for toks in _scan(text):
-        for game in _parse_game(toks):
+    lines = text.split("\n")
+    for toks in _scan(text, lines):
+        games = _parse_game(toks)
+        for game in games:
             any_tag = any_tag or bool(game.tags or game.notes)
             if not game.tags and not game.errors:
                 continue  # comments only
@@ -443,14 +459,22 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
             # (the game's own lists: a game is read once)
             boards.append(Board(filename, len(boards) + 1, tags, sections,
                                 game.errors, game.notes, game.comments, game.more_constraints,
-                                game.note_places, game.comment_places))
+                                game.note_places, game.comment_places,
+                                game.comment_semis or ()))   # (most have none: no list each)
+            if game.errors and len(games) == 1:
+                # a game that could not be read whole: its text as written,
+                # for a file written again (what the reader could not take
+                # in, an unquoted value or a comment never closed, is kept)
+                boards[-1].raw = _game_text(lines, toks)
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     seen = Counter(b.label for b in boards)
     escapes = _header_escapes(text)
     for b in boards:
-        b.label_shared = seen[b.label] > 1
-        b.escapes = escapes
+        if seen[b.label] > 1:
+            b.label_shared = True
+        if escapes:
+            b.escapes = escapes
     return boards
 
 
@@ -723,7 +747,8 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
     Note follows, its value), written after that section (the Auction's
     =1= and the Play's refer to them); those before every section (None)
     first, those of a tag not written last.  ``comments``: (the tag a
-    ``{...}`` comment follows, its text), placed the same way (a comment
+    comment follows, its text[, True for a ``;`` one, to the line's end,
+    else ``{...}``]), placed the same way (a comment
     inside a section after it)."""
     sections = sections or {}
     for name in sections:
@@ -736,7 +761,8 @@ def write_board(tags: Mapping[str, str], sections: Optional[Mapping[str, Sequenc
              + [n for n in special if n in tags]
              + sorted(n for n in others if sections.get(n)))
     extras = [(place, format_tag("Note", value)) for place, value in notes]
-    extras += [(place, "{" + text.replace("}", ")") + "}") for place, text in comments]
+    extras += [(c[0], "; " + " ".join(c[1].split()) if len(c) > 2 and c[2]
+                else "{" + c[1].replace("}", ")") + "}") for c in comments]
     lines = []
     for name in order:
         lines.append(format_tag(name, tags[name]))
@@ -832,16 +858,27 @@ DOUBLE_DUMMY_TAGS = frozenset({"OptimumResultTable", "OptimumScore", "OptimumPla
                                "Ability", "Minimax"})
 
 
+def board_comments(board) -> list:
+    """(the tag a comment follows, its text, a ';' one) for each comment of
+    the board, as write_board takes them."""
+    semis = list(getattr(board, "comment_semis", ()))
+    semis += [False] * (len(board.comments) - len(semis))
+    return list(zip(board.comment_places, board.comments, semis))
+
+
 def board_pbn(board) -> str:
     """A board written again as it was read: its tags, sections, notes and
-    comments (a board with nothing solved, kept in a file written again)."""
+    comments (a board with nothing solved, kept in a file written again);
+    a board the reader could not take in whole, as it was written."""
+    if getattr(board, "raw", None) is not None:
+        return board.raw + "\n"
     tags = dict(board.tags)
     sections = {k: v for k, v in (board.sections or {}).items() if k in tags and v}
     return write_board(tags, sections, list(zip(board.note_places, board.notes)),
-                       list(zip(board.comment_places, board.comments)))
+                       board_comments(board))
 
 
-_CHARSET_RE = re.compile(r"(charset\s*=\s*)[\w.:-]+", re.I)
+_CHARSET_RE = re.compile(r"(charset\s*=\s*[\"']?)[\w.:-]+", re.I)
 
 
 def pbn_escapes(board) -> str:
@@ -870,5 +907,5 @@ def table_board_pbn(board, table: Mapping, n_tricks: int, par_score: Optional[in
     tags["OptimumResultTable"] = value
     sections["OptimumResultTable"] = lines
     return write_board(tags, sections, list(zip(board.note_places, board.notes)),
-                       list(zip(board.comment_places, board.comments)))
+                       board_comments(board))
 

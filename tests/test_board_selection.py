@@ -189,3 +189,13 @@ def test_a_team_files_repeated_labels_are_told_apart():
     r = run(["table", "-"], input=text.replace('[Board "1"]\n[Deal "N:AK', '[Board "3"]\n[Deal "N:AK'))
     assert "error: <stdin>: board 3: unequal hands" in r.stderr
     assert "Board 1  <stdin>" in r.stdout and "in the file" not in r.stdout + r.stderr
+
+
+def test_the_labels_of_a_long_team_file_are_cut_after_their_repeats_go():
+    # 25 boards played twice: the list of labels was cut at 21 names before
+    # the repeats went, and showed "1, ..., 11" with no "..." after it
+    good = "N:A... K... Q... J..."
+    text = "".join(board(str(i), good, '[Trump "NT"]', '[Leader "W"]')
+                   for _ in range(2) for i in range(1, 26))
+    r = run(["table", "--json", "--board", "99", "-"], input=text)
+    assert "(boards: " + ", ".join(str(i) for i in range(1, 21)) + ", ...)" in r.stderr

@@ -385,3 +385,15 @@ def test_table_page_shows_the_par(tmp_path):
     for label, line in zip(("1", "2", "3"), shown):
         assert line.startswith(f"Par {objs[label]['par']['score']:+d}: ")
         assert "dealer" in line and "vulnerable" in line
+
+
+def test_a_shared_label_has_its_place_in_the_page(tmp_path):
+    # the two rooms of a team file: "Board 1" twice in the page before
+    from support.cli_run import board, run
+    good = "N:A... K... Q... J..."
+    text = board("1", good, '[Trump "NT"]', '[Leader "W"]') * 2
+    page = tmp_path / "t.html"
+    r = run(["table", "--html", str(page), "-"], input=text)
+    assert r.exit_code == 0, r.stderr
+    html = page.read_text()
+    assert "<bdi>1</bdi> (1st in the file)" in html and "<bdi>1</bdi> (2nd in the file)" in html

@@ -432,3 +432,13 @@ def test_a_seat_tag_without_a_seat_is_said(tmp_path):
     assert r.exit_code == 2
     assert ("missing leader: no Leader, Play, Declarer or Dealer tag with a seat "
             "(Declarer '?')") in r.stderr
+
+
+def test_a_semicolon_comment_is_no_part_of_the_idea(tmp_path):
+    # ';' comments (a composer's own notes) are kept by table --pbn, but the
+    # idea of a puzzle is its {...} comments, as before
+    p = tmp_path / "i.pbn"
+    p.write_text(board("1", "N:A... K... Q... J...", '[Trump "NT"]', '[Leader "N"]',
+                       '[Goal "NS 1"]', "{Cash the ace.} ; TODO check the source"))
+    (o,) = json_lines(run(["puzzles", "--json", str(p)]))
+    assert o["comment"] == "Cash the ace."

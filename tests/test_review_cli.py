@@ -405,3 +405,22 @@ def test_a_play_reviewed_in_another_strain_sets_the_contract_aside():
         assert not o["verdict"].startswith("3NT") and o["result"]["tricks"] == 11
     r = run(["review", "--json", "--trump", "NT", "-"], input=played)
     assert "reviewed with" not in r.stderr and json_lines(r)[0]["contract"]["strain"] == "NT"
+
+
+def test_the_set_aside_warning_names_what_said_otherwise():
+    played = (ROOT / "examples" / "played.pbn").read_text()
+    # a Ranking tag (no Trump tag): the Ranking tag is named, not "the Trump tag"
+    r = run(["review", "-"], input=played.replace('[Play "W"]', '[Ranking "down"]\n[Play "W"]'))
+    assert "at no-trump, downtown (the Ranking tag), not in the contract (3NT)" in r.stderr
+    # both given as options: both named
+    r = run(["review", "--trump", "S", "--ranking", "down", "-"], input=played)
+    assert "with spades as trumps, downtown (--trump and --ranking)" in r.stderr
+    # a Trump tag that differs, and --ranking that agrees: the Trump tag
+    r = run(["review", "--ranking", "up", "-"],
+            input=played.replace('[Play "W"]', '[Trump "S"]\n[Play "W"]'))
+    assert "with spades as trumps (the Trump tag)" in r.stderr
+    # a contract without a declarer is not used: nothing to set aside
+    r = run(["review", "-"], input=played.replace('[Declarer "S"]\n', "")
+            .replace('[Play "W"]', '[Trump "S"]\n[Play "W"]'))
+    assert r.exit_code == 0, r.stderr
+    assert "set aside" not in r.stderr and "reviewed with" not in r.stderr

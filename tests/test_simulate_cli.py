@@ -650,3 +650,12 @@ def test_a_leader_whose_hand_is_not_known_is_said(tmp_path):
     for args in (["--leader", "W"], ["--leader", "S", "--question", "tricks"]):
         res = run(["simulate", path, "--json", "--count", "3", *args])
         assert res.exit_code == 0 and "not known" not in res.stderr, res.stderr
+
+
+def test_a_time_budget_that_solves_nothing_is_said(tmp_path):
+    path = write(tmp_path, "l.pbn", LEAD)
+    res = run(["simulate", path, "--json", "--jobs", "1", "--time", "0.000001"])
+    assert res.exit_code == 0, res.stderr
+    assert json_lines(res)[0]["samples"] == 0
+    assert ("board L1: --time 1e-06: the time ran out before the first sample was solved: "
+            "no estimate") in res.stderr

@@ -397,7 +397,7 @@ def test_pbn_output_keeps_every_board_and_what_opens_the_file():
     assert out.startswith("% PBN 2.1\n%Content-type: text/x-pbn; charset=UTF-8\n"
                           "%BCOptions Center GutterH\n[")
     assert "% EXPORT" not in out        # (export format is CRLF lines and every mandatory tag)
-    assert '[Event "C:\\\\club\\\\night"]' in out and "{the club}" in out
+    assert '[Event "C:\\\\club\\\\night"]\n; the club\n' in out
     again = read_pbn(out)
     assert [b.label for b in again] == ["1", "2", "3", "4"]
     assert [("OptimumResultTable" in b.tags) for b in again] == [True, False, False, True]
@@ -422,3 +422,20 @@ def test_pbn_and_csv_output_are_utf8_whatever_the_locale(tmp_path):
         assert p.returncode == 0, p.stderr
         text = p.stdout.decode("utf-8")         # (a '?' for each letter before)
         assert "\u00e9t\u00e9" in text and "?" not in text, text
+
+
+def test_pbn_output_keeps_a_bad_board_as_written():
+    # what the reader could not take in (an unquoted value, a tag given
+    # twice, a comment never closed) was lost from the file written again,
+    # and with it the error; a quoted charset is UTF-8 too
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    bad = (f'[Board "2"]\n[Deal "{deal}"]\n[Contract 4S]\n[Dealer "N"]\n{{never closed\n'
+           '[Dealer "E"]\n')
+    src = ('%x charset="ISO-8859-1"\n' + f'[Board "1"]\n[Deal "{deal}"]\n\n' + bad + "\n"
+           + f'[Board "3"]\n[Deal "{deal}"]\n')
+    r = run(["table", "--pbn", "--strain", "NT", "-"], input=src)
+    assert r.exit_code == 2
+    assert r.stdout.startswith('% PBN 2.1\n%x charset="UTF-8"\n')
+    assert "\n\n" + bad + "\n[Board \"3\"]" in r.stdout
+    again = run(["table", "--pbn", "--strain", "NT", "-"], input=r.stdout)
+    assert again.stdout == r.stdout and again.stderr.count("error:") == r.stderr.count("error:")
