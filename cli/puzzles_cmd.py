@@ -126,6 +126,9 @@ def puzzle_work(solver, item):
     if isinstance(item, Over):
         return None
     pos, _ = item
+    # (from an empty table: the nodes the alternatives may spend then
+    # count the same whichever puzzles the process solved before)
+    solver.clear()
     result = solver.solve(pos, cards=True, line=True)
     turn_cards = {c: int(n) for c, n in result.cards.items()}
     return (result,) + tuple(analyse_line(solver, pos, list(result.line or []), turn_cards))

@@ -665,7 +665,7 @@ def decisions_text(st: Style, v: SolveView) -> Optional[Text]:
         t.append("No card along this line changes the result: every choice is equal.\n", style="dim")
     if v.analysed_to is not None:
         t.append(f"(the later choices, in trick {v.analysed_to} and after, were not analysed: "
-                 "time budget)\n", style="dim")
+                 "budget of search nodes)\n", style="dim")
     t.append("> leads, underline wins the trick", style="dim")
     if any(r.before for r in v.trick_rows):
         t.append(", dim: played before the position", style="dim")

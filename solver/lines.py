@@ -8,8 +8,9 @@ end; this module turns the engine's answer into what they show:
   and give the value?  (A problem is returned as a message to warn about.)
 * :func:`analyse_line` -- the line as :class:`LineTrick` rows, and a
   :class:`Decision` at every point where the seat on turn had cards of
-  different values (within a time budget: after ``budget`` seconds the
-  later tricks are not analysed).
+  different values (within a budget of search nodes: once ``budget``
+  nodes are spent the later tricks are not analysed; nodes, not seconds,
+  so that the output is the same on any machine and under any load).
 * :func:`played_count` -- how many cards of the deal the board's Play
   section had played before the position.
 """
@@ -17,33 +18,35 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .cards import JOKERS, Position
 from .errors import WhistError
 
-# Seconds spent, per board, valuing the alternatives along the best line
-# (output for people only); the environment's
-# WHIST_SOLVE_ALTERNATIVES_BUDGET sets another (alternatives_budget).
-ALTERNATIVES_BUDGET = 10.0
+# Search nodes spent, per board, valuing the alternatives along the best
+# line (output for people only): about ten seconds here (8.2M nodes a
+# second on the slowest deal of seed 1211).  A budget of seconds made the
+# output depend on the machine's load (a busy machine or cluster listed
+# fewer choices).  The environment's WHIST_SOLVE_ALTERNATIVES_NODES sets
+# another (alternatives_budget).
+ALTERNATIVES_NODES = 80_000_000
 
 
 def alternatives_budget() -> float:
-    """ALTERNATIVES_BUDGET, or the seconds WHIST_SOLVE_ALTERNATIVES_BUDGET
+    """ALTERNATIVES_NODES, or the nodes WHIST_SOLVE_ALTERNATIVES_NODES
     gives (0 or more; ``inf`` for no limit)."""
-    raw = os.environ.get("WHIST_SOLVE_ALTERNATIVES_BUDGET", "").strip()
+    raw = os.environ.get("WHIST_SOLVE_ALTERNATIVES_NODES", "").strip()
     if not raw:
-        return ALTERNATIVES_BUDGET
+        return ALTERNATIVES_NODES
     try:
-        seconds = float(raw)
+        nodes = float(raw.replace("_", ""))
     except ValueError:
-        seconds = math.nan
-    if not seconds >= 0:
-        raise WhistError(f"WHIST_SOLVE_ALTERNATIVES_BUDGET={raw!r}: "
-                         "not a number of seconds (0 or more)")
-    return seconds
+        nodes = math.nan
+    if not nodes >= 0:
+        raise WhistError(f"WHIST_SOLVE_ALTERNATIVES_NODES={raw!r}: "
+                         "not a number of search nodes (0 or more)")
+    return nodes
 
 
 @dataclass
@@ -102,13 +105,13 @@ def analyse_line(solver, pos: Position, line: Sequence[str], first_cards: Mappin
     ``first_cards`` are the values of the cards of the seat on turn at
     ``pos`` (already known from the solve).  Returns (tricks, decisions,
     analysed_to): ``analysed_to`` is the first trick whose choices were not
-    analysed because ``budget`` seconds (default: alternatives_budget())
-    had run out, or None."""
+    analysed because ``budget`` search nodes (default:
+    alternatives_budget()) were spent, or None."""
     budget = alternatives_budget() if budget is None else budget
     rows: List[LineTrick] = []
     decisions: List[Decision] = []
     analysed_to: Optional[int] = None
-    start = time.monotonic()
+    spent = 0
     p = pos
     base = pos.ns_tricks + pos.ew_tricks
     won = [0, 0]                      # N-S, E-W from the solved position
@@ -123,11 +126,13 @@ def analyse_line(solver, pos: Position, line: Sequence[str], first_cards: Mappin
         if len(legal) > 1 and analysed_to is None:
             if step == 0:
                 values = dict(first_cards)
-            elif time.monotonic() - start > budget:
+            elif spent > budget:
                 analysed_to = row.number    # from this trick on, not analysed
                 values = None
             else:
-                values = {c: int(n) for c, n in solver.solve(p, cards=True, line=False).cards.items()}
+                res = solver.solve(p, cards=True, line=False)
+                spent += res.nodes
+                values = {c: int(n) for c, n in res.cards.items()}
             if values and len(set(values.values())) > 1:
                 done = won[seat % 2]
                 decisions.append(Decision(

@@ -720,23 +720,23 @@ def test_bad_alternatives_budget_setting_is_a_clear_error(tmp_path, value):
     """Read when the lines module was imported, a bad value once made every
     command that imports it (even --help) an internal error."""
     path = write(tmp_path, "a.pbn", GOOD)
-    env = {"WHIST_SOLVE_ALTERNATIVES_BUDGET": value}
+    env = {"WHIST_SOLVE_ALTERNATIVES_NODES": value}
     status, out, err = cli("solve", path, env=env)
     assert status == 2
-    assert "WHIST_SOLVE_ALTERNATIVES_BUDGET" in err and "internal error" not in err, err
+    assert "WHIST_SOLVE_ALTERNATIVES_NODES" in err and "internal error" not in err, err
     no_traceback(err)
     assert cli("--help", env=env)[0] == 0
     assert cli("table", path, env=env)[0] == 0
 
 
-@pytest.mark.parametrize("value", ["0", "inf", " 2.5 "])
+@pytest.mark.parametrize("value", ["0", "inf", " 2500 ", "1_000_000"])
 def test_alternatives_budget_setting(tmp_path, monkeypatch, value):
     from whist_solve.lines import alternatives_budget
-    monkeypatch.setenv("WHIST_SOLVE_ALTERNATIVES_BUDGET", value)
-    assert alternatives_budget() == float(value)
-    monkeypatch.delenv("WHIST_SOLVE_ALTERNATIVES_BUDGET")
+    monkeypatch.setenv("WHIST_SOLVE_ALTERNATIVES_NODES", value)
+    assert alternatives_budget() == float(value.replace("_", ""))
+    monkeypatch.delenv("WHIST_SOLVE_ALTERNATIVES_NODES")
     path = write(tmp_path, "a.pbn", GOOD)
-    status, out, err = cli("solve", path, env={"WHIST_SOLVE_ALTERNATIVES_BUDGET": value})
+    status, out, err = cli("solve", path, env={"WHIST_SOLVE_ALTERNATIVES_NODES": value})
     assert status == 0, err
 
 
@@ -806,3 +806,32 @@ def test_no_arguments_is_a_usage_error_with_the_help_on_stderr():
     assert "Usage: whist-solve" in err and "simulate" in err
     status, out, err = _entry("--help", env={})
     assert status == 0 and "Usage: whist-solve" in out
+
+
+def test_the_alternatives_analysed_do_not_depend_on_time():
+    """The alternatives along the line are valued within a budget of search
+    nodes, not of seconds: a slow machine (here a solver that sleeps at
+    each call) lists the same choices.  With seconds the output of solve
+    and puzzles changed with the machine's load."""
+    import time as _time
+    from whist_solve.cards import Position, parse_hand
+    from whist_solve.engine import Solver
+    from whist_solve.lines import analyse_line
+    hands = [parse_hand(h) for h in "AQ73.9.T963.QJ96 86.T732.AQ52.A85 T92.K864.KJ74.73 "
+                                     "KJ54.AQJ5.8.KT42".split()]
+    pos = Position.make(hands, "H", "up", 3)
+
+    def run(solver):
+        solver.clear()
+        res = solver.solve(pos, cards=True, line=True)
+        first = {c: int(n) for c, n in res.cards.items()}
+        return analyse_line(solver, pos, list(res.line), first, budget=1_000_000)
+
+    class Slow(Solver):
+        def solve(self, *a, **k):
+            _time.sleep(0.05)
+            return super().solve(*a, **k)
+
+    rows, decisions, cut = run(Solver())
+    assert cut is not None and 1 < cut <= 13          # the budget ran out mid-line
+    assert run(Slow()) == (rows, decisions, cut)
