@@ -127,6 +127,8 @@ class _DefaultSolveGroup(TyperGroup):
             if not word.startswith("-") and not os.path.lexists(word) \
                     and ("." not in word and os.sep not in word):
                 _unknown_command(word, sorted(COMMANDS))
+            if word.startswith("-"):
+                _command_after_options(args, self.commands)
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
@@ -160,6 +162,23 @@ class _DefaultSolveGroup(TyperGroup):
                 _stdout_gone()
             _say(one_line_error(e))
             raise typer.Exit(EXIT_BAD) from None
+
+
+def _command_after_options(args: List[str], commands) -> None:
+    """``whist-solve --json table FILE``: a command named after options,
+    which would be read as solve's file (and be "no such file"), is a
+    usage error that says to put it first."""
+    for i, word in enumerate(args):
+        if word == "--":
+            return
+        if word.startswith("-"):
+            continue
+        if word in commands and not os.path.lexists(word):
+            rest = " ".join(args[:i] + args[i + 1:])
+            sys.stderr.write(f"error: {word!r} is a command: it goes first "
+                             f"(whist-solve {word} {shorten(rest)})\n")
+            raise typer.Exit(2)
+        return
 
 
 def _unknown_command(word: str, commands: List[str]) -> None:

@@ -867,6 +867,9 @@ class Board:
                 raise self._err(f"cannot stop after trick {tricks}")
             recorded = len(cards) // 4
             if tricks > recorded:
+                if not self.has_play():
+                    raise self._err(f"cannot stop after trick {tricks}: the board records no "
+                                    "play (no cards in a Play section)")
                 what = ("no complete trick" if recorded == 0 else
                         f"only {recorded} complete trick" + ("" if recorded == 1 else "s"))
                 raise self._err(f"cannot stop after trick {tricks}: the Play section "

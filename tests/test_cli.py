@@ -557,6 +557,22 @@ def test_mistyped_command_is_not_a_file(good_file, tmp_path, monkeypatch):
     assert r.exit_code == 0 and json_lines(r)[0]["tricks"] == 2
 
 
+def test_a_command_after_options_is_said(good_file, tmp_path, monkeypatch):
+    # `whist-solve --json table FILE` read 'table' as solve's file: "table:
+    # no such file", with no word of the command's place
+    monkeypatch.chdir(tmp_path)
+    r = run(["--json", "table", good_file])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert f"error: 'table' is a command: it goes first (whist-solve table --json {good_file})" \
+        in r.stderr
+    # options before a file: solve, as before; a file named as a command is a file
+    r = run(["--json", good_file])
+    assert r.exit_code == 0 and json_lines(r)[0]["tricks"] == 2
+    (tmp_path / "table").write_text(GOOD)
+    r = run(["--json", "table"])
+    assert r.exit_code == 0 and json_lines(r)[0]["tricks"] == 2
+
+
 @pytest.mark.parametrize("width", [60, 80, 100])
 def test_command_list_wraps_each_description_to_the_panel(width):
     """The main help's list of commands: every description is wrapped

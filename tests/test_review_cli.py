@@ -184,6 +184,12 @@ def test_after_trick_n_stops_after_n_recorded_tricks():
     assert "board 4: cannot stop after trick 3: the Play section records only 2 complete tricks" \
         in r.stderr
     assert r.exit_code == 2
+    # a board with no Play section says so ("records no complete trick" before)
+    r = run(["solve", "--after-trick", "1", "-"], input=board("1", "N:A... K... Q... J...",
+                                                                '[Trump "NT"]', '[Leader "N"]'))
+    assert r.exit_code == 2
+    assert "board 1: cannot stop after trick 1: the board records no play (no cards in a Play " \
+        "section)" in r.stderr
 
 
 def test_from_lead_and_after_trick_exclude_each_other():
