@@ -185,6 +185,7 @@ class _Game:
     comment_places: list = field(default_factory=list)   # per comment, the tag it follows (or None)
     comment_semis: list = field(default_factory=list)    # per comment, a ';' one (to the line's end)
     more_constraints: list = field(default_factory=list)   # Constraint tags after the first
+    first_line: int = 0        # the line of its first token
 
 
 def _semi_empty(line: str) -> bool:
@@ -231,7 +232,7 @@ def _scan(text: str, lines: Optional[list] = None) -> Iterator[list[_Tok]]:
             continue
         elif _semi_empty(line):
             if toks:
-                yield toks
+                yield _Block(toks, ln - 1)
                 toks = []
             continue
         first = len(toks)
@@ -293,13 +294,22 @@ def _scan(text: str, lines: Optional[list] = None) -> Iterator[list[_Tok]]:
             while ln < len(lines) and not _semi_empty(lines[ln]):
                 ln += 1
     if toks:
-        yield toks
+        yield _Block(toks, len(lines))
+
+
+class _Block(list):
+    """A scanned game's tokens (a list), with ``end``: the index of the
+    empty line that ends it in the text's lines (their count at the end)."""
+
+    def __init__(self, toks, end: int):
+        super().__init__(toks)
+        self.end = end
 
 
 def _parse_game(toks: list[_Tok]) -> list[_Game]:
     """Tag pairs and section data of one scanned game (or more, when a game
     lacks its empty line; see the module docstring)."""
-    game = _Game()
+    game = _Game(first_line=toks[0].line if toks else 0)
     games = [game]
     current: Optional[str] = None  # the tag whose section collects data
     ignoring = False               # data after an ignored duplicate tag
@@ -325,7 +335,7 @@ def _parse_game(toks: list[_Tok]) -> list[_Game]:
                 i += 4
                 if (name in ("Event", "Board", "Deal") and name in game.tags
                         and "Deal" in game.tags):
-                    game = _Game()
+                    game = _Game(first_line=tok.line)
                     games.append(game)
                     current, ignoring, outside_reported = None, False, False
                 if name == "Note":
@@ -406,14 +416,25 @@ def _section_lines(items: list[tuple[int, int, str]]) -> list[str]:
 _CRS_LF_RE = re.compile(r"\r+\n")
 
 
-def _game_text(lines: list, toks: list) -> str:
-    """The lines a scanned game came from: its first token's line to the
-    empty line that ends it."""
-    numbers = [tok.line for tok in toks if tok.line]
-    first, last = min(numbers), max(numbers)
-    while last < len(lines) and not _semi_empty(lines[last]):
-        last += 1
-    return "\n".join(ln.rstrip("\r") for ln in lines[first - 1:last])
+def _game_text(lines: list, games: list, gi: int, end: int) -> Optional[str]:
+    """The lines game ``gi`` of a scanned block came from: its first
+    token's line up to the next game's (games without an empty line between
+    them) or to the empty line that ends the block (index ``end``); None
+    when the next game starts on a line this one has tokens on.  A comment
+    never closed is closed at its end (else, in a file written again, it
+    would run on into the next games)."""
+    first = games[gi].first_line
+    stop = end
+    if gi + 1 < len(games):
+        stop = games[gi + 1].first_line - 1
+        if stop < first or lines[stop].split("[", 1)[0].strip():
+            return None
+    if first < 1:
+        return None
+    text = "\n".join(ln.rstrip("\r") for ln in lines[first - 1:stop]).rstrip("\n")
+    if any("unterminated { comment" in e for e in games[gi].errors):
+        text += "\n}"
+    return text
 
 
 def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
@@ -432,7 +453,9 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     lines = text.split("\n")
     for toks in _scan(text, lines):
         games = _parse_game(toks)
-        for game in games:
+        for gi, game in enumerate(games):
+            # (before the Board adds its own errors to the list)
+            unread = bool(game.errors)
             any_tag = any_tag or bool(game.tags or game.notes)
             if not game.tags and not game.errors:
                 continue  # comments only
@@ -461,11 +484,17 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                                 game.errors, game.notes, game.comments, game.more_constraints,
                                 game.note_places, game.comment_places,
                                 game.comment_semis or ()))   # (most have none: no list each)
-            if game.errors and len(games) == 1:
+            if unread:
                 # a game that could not be read whole: its text as written,
                 # for a file written again (what the reader could not take
                 # in, an unquoted value or a comment never closed, is kept)
-                boards[-1].raw = _game_text(lines, toks)
+                raw = _game_text(lines, games, gi, toks.end)
+                if raw is not None:
+                    # (with the values a "##" header gave it: a file written
+                    # again has no header)
+                    given = [format_tag(n, v) for n, v in tags.items()
+                             if n not in game.tags and _TAG_NAME_RE.fullmatch(n)]
+                    boards[-1].raw = "\n".join(given + [raw])
     if boards and not any_tag:
         raise WhistError(f"{filename}: not a PBN file (no tag found; {boards[0].errors[0]})")
     seen = Counter(b.label for b in boards)

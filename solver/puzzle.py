@@ -40,10 +40,12 @@ def expand_paths(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
     for p in paths:
         if p != "-" and os.path.isdir(p):
             # (a link to nowhere is listed: reading it says so, as when
-            # named; folders inside are not read)
+            # named; folders inside are not read, nor a pipe or a device,
+            # which could block)
             names = os.listdir(p)
-            inside = sorted(f for f in names
-                            if f.lower().endswith(".pbn") and not os.path.isdir(os.path.join(p, f)))
+            inside = sorted(f for f in names if f.lower().endswith(".pbn")
+                            and (os.path.isfile(os.path.join(p, f))
+                                 or not os.path.exists(os.path.join(p, f))))
             if not inside:
                 sub = any(os.path.isdir(os.path.join(p, f)) for f in names)
                 problems.append(f"{p}: no .pbn files in this directory"

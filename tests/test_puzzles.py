@@ -442,3 +442,20 @@ def test_a_semicolon_comment_is_no_part_of_the_idea(tmp_path):
                        '[Goal "NS 1"]', "{Cash the ace.} ; TODO check the source"))
     (o,) = json_lines(run(["puzzles", "--json", str(p)]))
     assert o["comment"] == "Cash the ace."
+
+
+def test_a_pipe_in_a_directory_is_not_opened(tmp_path):
+    # a FIFO named *.pbn among the files: opening it would wait for a
+    # writer forever (a regression of the broken-link change, caught before
+    # it was released); it is skipped as before
+    import subprocess
+    import sys
+    d = tmp_path / "set"
+    d.mkdir()
+    (d / "a.pbn").write_text(board("1", "N:A... K... Q... J...", '[Trump "NT"]',
+                                   '[Leader "N"]', '[Goal "NS 1"]'))
+    os.mkfifo(d / "pipe.pbn")
+    p = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "puzzles", str(d)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "1 solved, 0 failed, 0 errors" in p.stderr

@@ -436,6 +436,31 @@ def test_pbn_output_keeps_a_bad_board_as_written():
     r = run(["table", "--pbn", "--strain", "NT", "-"], input=src)
     assert r.exit_code == 2
     assert r.stdout.startswith('% PBN 2.1\n%x charset="UTF-8"\n')
-    assert "\n\n" + bad + "\n[Board \"3\"]" in r.stdout
+    # (the comment never closed is closed where the board ends: else it ran
+    # on into the next boards of the file written)
+    assert "\n\n" + bad + "}\n\n[Board \"3\"]" in r.stdout
     again = run(["table", "--pbn", "--strain", "NT", "-"], input=r.stdout)
-    assert again.stdout == r.stdout and again.stderr.count("error:") == r.stderr.count("error:")
+    assert again.stdout == r.stdout
+    assert "board 2: line 13: bad tag '[ Contract 4S ]'" in again.stderr
+    assert "1 error" in again.stderr and again.stdout.count("OptimumResultTable") == 2
+
+
+def test_pbn_output_bad_boards_keep_their_text_and_inherited_tags():
+    """From a third look: a bad board's comment with an empty line in it
+    was cut there; games with no empty line between them were written as
+    parsed (their faults lost); a bad board lost the tags a '##' header
+    gave it."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    src = ('[Event "##Club Cup"]\n\n'
+           f'[Board "1"]\n[Deal "{deal}"]\n\n'
+           '[Board "2"]\n[Deal "S:AKQ.J53.AK84.532 - - -"]\n{first paragraph\n\nsecond}\n\n'
+           f'[Board "3"]\n[Deal "{deal}"]\n[Dealer N]\n'
+           f'[Board "4"]\n[Deal "{deal}"]\n')
+    r = run(["table", "--pbn", "--strain", "NT", "-"], input=src)
+    assert r.exit_code == 2
+    out = r.stdout
+    assert "{first paragraph\n\nsecond}" in out
+    assert '[Board "3"]\n[Deal "' + deal + '"]\n[Dealer N]\n' in out
+    assert out.count('[Event "Club Cup"]') == 4
+    again = run(["table", "--pbn", "--strain", "NT", "-"], input=out)
+    assert again.stdout == out and again.stderr.count("error:") == r.stderr.count("error:")
