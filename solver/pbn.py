@@ -483,7 +483,8 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
             boards.append(Board(filename, len(boards) + 1, tags, sections,
                                 game.errors, game.notes, game.comments, game.more_constraints,
                                 game.note_places, game.comment_places,
-                                game.comment_semis or ()))   # (most have none: no list each)
+                                # (most have no ';' comment: no list each)
+                                game.comment_semis if any(game.comment_semis) else ()))
             if unread:
                 # a game that could not be read whole: its text as written,
                 # for a file written again (what the reader could not take
