@@ -245,7 +245,7 @@ def _scan(text: str, lines: Optional[list] = None) -> Iterator[list[_Tok]]:
             if ch in _SPACE:
                 i += 1
             elif ch == ";":
-                # commentary to the end of the line: kept as a {...} one is
+                # commentary to the end of the line: kept, as {...} comments are
                 if line[i + 1:].strip():
                     toks.append(_Tok("semi", line[i + 1:].strip(), "", ln, i))
                 break
