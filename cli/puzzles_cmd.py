@@ -26,7 +26,8 @@ from . import render
 from .html import HtmlPage, html_obj, write_page
 from .options import (BOARDS_OPT, JOBS_OPT, JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT,
                       TRUMP_OPT, TT_OPT, check_output_target, html_option)
-from .runner import EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared
+from .runner import (EXIT_NEGATIVE, EXIT_OK, Over, Run, board_json, map_prepared,
+                     say_replayed_otherwise)
 
 
 @dataclass
@@ -87,6 +88,7 @@ def puzzles(
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader)
+        say_replayed_otherwise(run, board, trump, ranking)
         if pos.is_over():
             return Over((pos, board_goal(board, pos)))   # every trick recorded
         return pos, board_goal(board, pos)

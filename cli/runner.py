@@ -587,6 +587,16 @@ class Run:
             self._bad_board(board)
 
 
+def say_replayed_otherwise(run: "Run", board, trump, ranking) -> None:
+    """A warning when --trump or --ranking replays the board's Play
+    section otherwise than its own trump and ranking do (solve, puzzles)."""
+    otherwise = board.replayed_otherwise(trump, ranking)
+    if otherwise:
+        run.warning(board_where(board),
+                    f"the recorded play is replayed with {' and '.join(otherwise)}: a position "
+                    "the table never had (the board's own trump and ranking give the one it had)")
+
+
 def board_key(board):
     """What tells a board apart from others of its label (the file's turn
     in the run and the board's position, Run.boards), for the count of

@@ -17,7 +17,8 @@ from .html import HtmlPage, html_obj, write_page
 from .options import (AFTER_TRICK_OPT, BOARDS_OPT, FILES_ARG, FROM_LEAD_OPT, HTML_OPT, JOBS_OPT,
                       JSON_OPT, LEADER_OPT, RANKING_OPT, SCHEDULER_OPT, TRUMP_OPT, TT_OPT,
                       check_output_target, play_stop)
-from .runner import Over, Repeat, Repeats, Run, board_json, map_prepared
+from .runner import (Over, Repeat, Repeats, Run, board_json, map_prepared,
+                     say_replayed_otherwise)
 
 
 def solve(
@@ -51,6 +52,8 @@ def solve(
 
     def prepare(board):
         pos = board.position(trump=trump, ranking=ranking, leader=leader, tricks=stop)
+        if stop != 0:
+            say_replayed_otherwise(run, board, trump, ranking)
         if pos.is_over():
             return Over(pos)              # every trick recorded: nothing to solve
         return repeats.item(pos, (pos, analyse))

@@ -849,6 +849,22 @@ class Board:
         return (f" (the Play section is right with the board's own trump, ranking and leader: "
                 f"{', '.join(given)} changes who won or led its tricks)")
 
+    def replayed_otherwise(self, trump: Optional[str] = None,
+                           ranking: Optional[str] = None) -> list[str]:
+        """The options (``--trump S``, ``--ranking down``) under which the
+        Play section's cards are replayed otherwise than the board's own
+        trump and ranking make them: a position the table never had.  []
+        without a Play section, or when they agree."""
+        if not self.has_play():
+            return []
+        given = []
+        own = self._own(self.trump)          # ('?': the board names none)
+        if trump is not None and own != "?" and trump_of(trump) != own:
+            given.append(f"--trump {trump}")
+        if ranking is not None and parse_ranking(ranking) != self._own(self.ranking):
+            given.append(f"--ranking {ranking}")
+        return given
+
     @staticmethod
     def _own(read):
         """``read()`` (the board's own trump, ranking or leader), or a value

@@ -430,3 +430,17 @@ def test_the_set_aside_warning_names_what_said_otherwise():
             .replace('[Play "W"]', '[Trump "S"]\n[Play "W"]'))
     assert r.exit_code == 0, r.stderr
     assert "set aside" not in r.stderr and "reviewed with" not in r.stderr
+
+
+def test_a_played_board_replayed_under_another_trump_is_said():
+    # --trump on a board with a Play section replays its cards under that
+    # trump: a position the table never had, which solve gave in silence
+    # (--leader there is refused)
+    played = str(ROOT / "examples" / "played.pbn")
+    r = run(["solve", "--trump", "S", played])
+    assert r.exit_code == 0, r.stderr
+    assert ("board 1: the recorded play is replayed with --trump S: a position the table never "
+            "had") in r.stderr
+    for args in (["--trump", "S", "--from-lead"], ["--trump", "NT"], []):
+        r = run(["solve", *args, played])
+        assert r.exit_code == 0 and "replayed" not in r.stderr, (args, r.stderr)
