@@ -329,29 +329,27 @@ class Run:
         if paused:
             self._resume()
 
-    def emit_text(self, text: str) -> None:
+    def emit_text(self, text: str, utf8: bool = False) -> None:
+        """Text on standard output; with ``utf8`` (a file format: PBN, CSV)
+        in UTF-8 whatever the locale's encoding (which replaced a letter it
+        lacks by '?': lost data in a file)."""
+        buf = getattr(sys.stdout, "buffer", None) if utf8 else None
+        enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
         paused = self._pause()
         with writing_out():
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            if buf is not None and enc != "utf8":
+                sys.stdout.flush()
+                buf.write(text.encode("utf-8"))
+                buf.flush()
+            else:
+                sys.stdout.write(text)
+                sys.stdout.flush()
         if paused:
             self._resume()
 
     def emit_file_text(self, text: str) -> None:
-        """The text of a file format (PBN, CSV) in UTF-8, whatever the
-        locale's encoding (which replaced a letter it lacks by '?': lost
-        data in a file)."""
-        buf = getattr(sys.stdout, "buffer", None)
-        enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-        if buf is None or enc == "utf8":
-            return self.emit_text(text)
-        paused = self._pause()
-        with writing_out():
-            sys.stdout.flush()
-            buf.write(text.encode("utf-8"))
-            buf.flush()
-        if paused:
-            self._resume()
+        """emit_text in UTF-8 (PBN, CSV)."""
+        self.emit_text(text, utf8=True)
 
     # ---- progress (stderr, terminal only) --------------------------------
 
@@ -457,7 +455,7 @@ class Run:
                 for board in boards:
                     # (a file given twice is read and counted twice)
                     board.run_key = (turn, board.index)
-                    where = f"{name}: {board.named}"
+                    where = board_where(board)
                     self.describe(where)
                     errors = [e for e in board.errors
                               if not (partial and e == getattr(board, "unknown_error", None))]
@@ -477,7 +475,6 @@ class Run:
         """The --board items that found no board in the files read: an
         error each, with the labels each file has."""
         def shown(names: List[str]) -> str:
-            names = list(dict.fromkeys(names))     # (a team file's labels repeat)
             text = ", ".join(repr(n) if "," in n or not n.strip() else n
                              for n in names[:MAX_LABELS_SHOWN])
             return text + (", ..." if len(names) > MAX_LABELS_SHOWN else "")

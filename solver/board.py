@@ -763,25 +763,7 @@ class Board:
                     break           # (rows of '-' after the last trick)
                 raise self._err(f"the Play section goes on ({extra}) after the last trick "
                                 f"({tricks})")
-            if "-" not in played or not any(c != "-" for c in played[played.index("-"):]):
-                # (a gap with a card after it is said below)
-                for seat, card in zip(seats, played):
-                    if card == "-" or card not in holder:
-                        continue
-                    if card in gone or holder[card] != seat:
-                        where = ("nobody holds it (played already)" if card in gone
-                                 else f"it is held by {SEATS[holder[card]]}")
-                        hint = (f" (each line of the Play section lists a trick's cards in seat "
-                                f"order from the Play tag's seat {SEATS[seat0]}, whoever led it)"
-                                if trick_no > 1 else "")
-                        raise self._err(f"illegal play {card} in trick {trick_no}: {SEATS[seat]} "
-                                        f"is on turn and {where}{hint}")
-                    gone.add(card)
-            if "-" not in played:
-                order.extend(played)
-                leader = (leader + trick_winner_offset(played, trump, ranking)) % 4
-                continue
-            j = played.index("-")
+            j = played.index("-") if "-" in played else 4       # the first card not given
             later = [(seats[k], c) for k, c in enumerate(played) if k > j and c != "-"]
             if later:
                 seat, card = later[0]
@@ -790,6 +772,22 @@ class Board:
                     f"but {SEATS[seat]} played {card} after it (each line lists a trick's cards "
                     f"in seat order from the Play tag's seat {SEATS[seat0]}, the trick's leader "
                     f"being {SEATS[leader]})")
+            for seat, card in zip(seats, played[:j]):
+                if card not in holder:
+                    continue
+                if card in gone or holder[card] != seat:
+                    where = ("nobody holds it (played already)" if card in gone
+                             else f"it is held by {SEATS[holder[card]]}")
+                    hint = (f" (each line of the Play section lists a trick's cards in seat "
+                            f"order from the Play tag's seat {SEATS[seat0]}, whoever led it)"
+                            if trick_no > 1 else "")
+                    raise self._err(f"illegal play {card} in trick {trick_no}: {SEATS[seat]} "
+                                    f"is on turn and {where}{hint}")
+                gone.add(card)
+            if j == 4:
+                order.extend(played)
+                leader = (leader + trick_winner_offset(played, trump, ranking)) % 4
+                continue
             rest = [c for c in cols[start + 4:] if c != "-"]
             if rest:
                 raise self._err(

@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 
 from .cards import Position
 from .errors import PositionError, WhistError
-from .vocab import BOOKS_FOR_LEVEL, SEATS, parse_contract, side_of
+from .vocab import BOOKS_FOR_LEVEL, SEATS, SIDE_NAMES, parse_contract, side_name, side_of
 from .engine import Solver
 
 
@@ -148,7 +148,7 @@ class Review:
         out = []
         for c in self.mistakes:
             if not self.role:
-                who = "N-S" if c.side == "NS" else "E-W"
+                who = SIDE_NAMES[c.side]
             else:
                 who = self.role if c.side == self.declarer_side else "the defence"
             out.append((c.trick, who, c.cost, SEATS[c.seat], c.card))
@@ -157,7 +157,7 @@ class Review:
     def verdict(self) -> str:
         """One plain-ASCII sentence: the double-dummy outcome from the
         start, what was taken, and where tricks changed hands."""
-        side = "N-S" if self.declarer_side == "NS" else "E-W"
+        side = SIDE_NAMES[self.declarer_side]
         head = self.contract_name() or (f"{side} (declaring {SEATS[self.declarer]})" if self.role
                                         else f"{side}")
         parts = [f"{head}: {self._outcome(self.dd_tricks)} double-dummy"]
@@ -321,7 +321,7 @@ def _side_result(value: str, declarer: int, tricks: int, extra: int) -> str:
     if not m:
         return value
     n = int(m.group(2))
-    if m.group(1).upper().replace("-", "") == ("NS" if declarer % 2 == 0 else "EW"):
+    if m.group(1).upper().replace("-", "") == side_of(declarer):
         return str(n)
     return str(tricks - n + extra) if n <= tricks else value
 
@@ -369,10 +369,9 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
         # and the kitty's book
         most = start.tricks_left + extra
         if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= most:
-            side = "NS" if counted % 2 == 0 else "EW"
             what = (f"the books the bidder's side took, {extra} to {most}" if extra
                     else f"the tricks declarer took, 0 to {most}" if decl is not None
-                    else f"the tricks {side[0]}-{side[1]} took, 0 to {most}")
+                    else f"the tricks {side_name(counted)} took, 0 to {most}")
             if bid:
                 what += ", or '=', '+1', '-2' against the contract"
             what += ", or 'NS 9', 'EW 4'"
