@@ -65,6 +65,9 @@ def review(
                 if isinstance(result, Exception):
                     raise result
                 _, _, _, _, pos_trump, pos_ranking, first_leader = item
+                if result.result_problem:
+                    run.warning(board_where(board),
+                                f"{result.result_problem}: the play is reviewed without it")
                 if run.json:
                     run.emit_json(board_json(board, trump=pos_trump or "NT", ranking=pos_ranking,
                                              leader=SEATS[first_leader], **result.as_json(),

@@ -86,6 +86,7 @@ class Review:
     contract_suffix: str = ""           # what the contract says besides level and strain: "X", "XX", " down"
     role: str = "declarer"              # the declaring side in words: "declarer", in bid whist
                                         # "the bidder's side"; "" when no one declares (classic whist)
+    result_problem: Optional[str] = None  # what is wrong with a Result tag that was not read (read_result)
 
     @property
     def declarer_side(self) -> str:
@@ -334,13 +335,50 @@ def contract_set_aside(contract, trump: Optional[str], ranking: str) -> bool:
             and (contract.trump != trump or contract.ranking != ranking))
 
 
+def read_result(board, start: Position) -> tuple:
+    """The board's Result tag read for the review of a play from ``start``:
+    (the tricks of the declaring side, or None; None, or what is wrong with
+    the tag).  The tricks of declarer's side; in bid whist, books (the
+    tricks and the kitty's book); '=', '+1', '-2' against the contract;
+    'NS 9', 'EW 4' for a side.  A tag that says none of these is no count
+    of tricks: the play is reviewed without it (as a Vulnerable tag that
+    names no vulnerability leaves out the par, not the table)."""
+    c = board.contract()
+    decl = board.declaring_seat()
+    extra = board.kitty_book()
+    bid = c is not None and not c.passed and c.level and decl is not None
+    written = value = (board.tags.get("Result") or "").strip().lstrip("^")
+    if bid:
+        # (against the contract's tricks, in whatever strain the play is reviewed)
+        value = _relative_result(value, c)
+    # (without a declarer, review_play counts the side of the seat to the
+    # first leader's right: a side's Result is read for that side)
+    counted = decl if decl is not None else (start.leader + 3) % 4
+    value = _side_result(value, counted, start.tricks_left, extra)
+    if not value or value in ("?", "-"):
+        return None, None
+    # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
+    # '1_0' are no counts of tricks); in bid whist, books: the tricks and
+    # the kitty's book
+    most = start.tricks_left + extra
+    if re.fullmatch(r"[0-9]{1,3}", value) and extra <= int(value) <= most:
+        return int(value) - extra, None
+    what = (f"the books the bidder's side took, {extra} to {most}" if extra
+            else f"the tricks declarer took, 0 to {most}" if decl is not None
+            else f"the tricks {side_name(counted)} took, 0 to {most}")
+    if bid:
+        what += ", or '=', '+1', '-2' against the contract"
+    what += ", or 'NS 9', 'EW 4'"
+    return None, f"bad Result tag {written!r} (expected {what})"
+
+
 def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = None,
                  leader: Union[int, str, None] = None,
                  solver: Optional[Solver] = None) -> Review:
     """Review a PBN board's ``[Play]`` section: the deal, trump, ranking and
     leader as the board gives them (or the overrides), its Contract and
-    Declarer, and its Result tag (tricks of declarer's side; in bid whist,
-    books: the tricks and the kitty's book)."""
+    Declarer, and its Result tag (read_result: a tag that is no count of
+    tricks is left out, and said in the review's result_problem)."""
     start = board.start_position(trump, ranking, leader)
     cards = board.play_cards(start.trump, start.ranking, start.leader)
     contract = None
@@ -354,35 +392,14 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
         contract = (c.level, c.strain, decl)
         # (doubled, and downtown: in plain ASCII, as the verdict is)
         suffix = "X" * c.doubled + (" down" if c.ranking == "down" else "")
-    result = None
-    written = value = (board.tags.get("Result") or "").strip().lstrip("^")
-    if bid:
-        # (against the contract's tricks, in whatever strain the play is reviewed)
-        value = _relative_result(value, c)
-    # (without a declarer, review_play counts the side of the seat to the
-    # first leader's right: a side's Result is read for that side)
-    counted = decl if decl is not None else (start.leader + 3) % 4
-    value = _side_result(value, counted, start.tricks_left, extra)
-    if value and value not in ("?", "-"):
-        # 0 to the deal's tricks, in ASCII digits ('-1', '99999999999999999999',
-        # '1_0' are no counts of tricks); in bid whist, books: the tricks
-        # and the kitty's book
-        most = start.tricks_left + extra
-        if not re.fullmatch(r"[0-9]{1,3}", value) or not extra <= int(value) <= most:
-            what = (f"the books the bidder's side took, {extra} to {most}" if extra
-                    else f"the tricks declarer took, 0 to {most}" if decl is not None
-                    else f"the tricks {side_name(counted)} took, 0 to {most}")
-            if bid:
-                what += ", or '=', '+1', '-2' against the contract"
-            what += ", or 'NS 9', 'EW 4'"
-            raise WhistError(f"{board.named}: bad Result tag {written!r} (expected {what})")
-        result = int(value) - extra
+    result, problem = read_result(board, start)
     try:
         rv = review_play(start, cards, contract, result, declarer=decl, solver=solver,
                          extra_books=extra)
     except PositionError as e:
         raise WhistError(f"{board.named}: {e}") from None
     rv.contract_suffix = suffix
+    rv.result_problem = problem
     if decl is None:
         rv.role = ""                # (classic whist: the side to the leader's right is counted)
     elif board.game() == "bid":

@@ -122,10 +122,10 @@ def test_an_illegal_card_names_the_board_and_the_trick():
     assert "board 1" in r.stderr and "trick" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_a_result_that_is_no_count_of_tricks_is_a_board_error():
+def test_a_result_that_is_no_count_of_tricks_is_set_aside():
     """Result tags of -1 or 20 digits were taken as the tricks declarer took
-    (and printed as such); now the board is reported and the others are
-    reviewed."""
+    (and printed as such); then the whole board was refused.  Now such a
+    tag is named in a warning and the play is reviewed without it."""
     def with_result(label, value):
         return ENDING.replace('[Board "1"]', f'[Board "{label}"]').replace(
             '[Leader "W"]', f'[Leader "W"]\n[Declarer "N"]\n[Contract "1H"]\n[Result "{value}"]')
@@ -133,15 +133,21 @@ def test_a_result_that_is_no_count_of_tricks_is_a_board_error():
            + with_result("3", "1_0") + with_result("4", "14") + with_result("5", "2")
            + with_result("6", "4") + with_result("7", "3"))
     r = run(["review", "--json", "-"], input=src)
-    assert r.exit_code == 2, r.stderr
+    assert r.exit_code == 0, r.stderr
     for label, value in (("1", "-1"), ("2", "99999999999999999999"), ("3", "1_0"), ("4", "14"),
                          ("6", "4")):
-        assert f"board {label}: bad Result tag '{value}'" in r.stderr, r.stderr
+        assert (f"warning: <stdin>: board {label}: bad Result tag '{value}'" in r.stderr
+                and f"'{value}' (expected" in r.stderr), r.stderr
+    assert r.stderr.count(": the play is reviewed without it") == 5
     # (a 3-card ending: at most 3 tricks; 13 was taken, and a difference of 11 printed)
     assert "bad Result tag '4' (expected the tricks declarer took, 0 to 3" in r.stderr
     objs = json_lines(r)
-    assert [o["board"] for o in objs] == ["5", "7"]
-    assert [o["result"]["tricks"] for o in objs] == [2, 3]
+    assert [o["board"] for o in objs] == ["1", "2", "3", "4", "5", "6", "7"]
+    assert [o.get("result", {}).get("tricks") for o in objs] == [None] * 4 + [2, None, 3]
+    # the cards are reviewed all the same
+    assert all(len(o["cards"]) == len(objs[4]["cards"]) for o in objs)
+    flat = " ".join(run(["review", "-"], input=with_result("6", "4")).stdout.split())
+    assert "(Result)" not in flat and "taken" in flat
 
 
 def test_review_with_jobs_prints_the_same():
@@ -230,7 +236,7 @@ def test_bid_whist_review_counts_books(tmp_path):
     assert "recorded play gives" not in o["verdict"]
     path.write_text(text.replace('[Result "8"]', '[Result "0"]') + "\n" + BW_PLAY)
     res = run(["review", str(path)])
-    assert res.exit_code == 2
+    assert res.exit_code == 0 and "makes" in res.stdout
     assert "bad Result tag '0' (expected the books the bidder's side took, 1 to 13" in res.stderr
 
 
@@ -298,14 +304,16 @@ def test_a_result_written_against_the_contract(tmp_path, result, tricks):
     assert json_lines(r)[0]["result"]["tricks"] == tricks
 
 
-def test_a_result_naming_another_contract_is_refused(tmp_path):
+def test_a_result_naming_another_contract_is_not_read(tmp_path):
     p = tmp_path / "r.pbn"
-    p.write_text(_played("4S+1"))
-    r = run(["review", "--json", str(p)])
-    assert r.exit_code == 2 and "'=', '+1', '-2' against the contract" in r.stderr
-    p.write_text(_played("EW 14"))
-    r = run(["review", "--json", str(p)])
-    assert r.exit_code == 2 and "bad Result tag 'EW 14'" in r.stderr and "'NS 9'" in r.stderr
+    for written, said in (("4S+1", "'=', '+1', '-2' against the contract"),
+                          ("EW 14", "'NS 9'")):
+        p.write_text(_played(written))
+        r = run(["review", "--json", str(p)])
+        assert r.exit_code == 0, r.stderr
+        assert f"bad Result tag '{written}'" in r.stderr and said in r.stderr
+        (o,) = json_lines(r)
+        assert "result" not in o and o["cards"]
 
 
 def test_a_claim_that_gave_up_a_trick_is_said(tmp_path):
@@ -345,7 +353,7 @@ def test_a_side_s_result_on_a_board_without_declarer(tmp_path):
         (o,) = json_lines(r)
         assert o["declarer"] == "S" and o["result"]["tricks"] == 11, written
     r = run(["review", "-"], input=text.replace('[Result "11"]', '[Result "lots"]'))
-    assert r.exit_code == 2
+    assert r.exit_code == 0 and "the play is reviewed without it" in r.stderr
     assert "bad Result tag 'lots' (expected the tricks N-S took, 0 to 13, or 'NS 9', 'EW 4')" \
         in r.stderr
 
