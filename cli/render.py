@@ -1846,7 +1846,8 @@ def sim_bid_view(st: Style, board, agg, out: Mapping) -> Panel:
                       "" if bb is None else _pct(o["make"][str(bb[1])]),
                       "" if bb is None else f"{bb[0]:+.2f}",
                       style="on grey15" if is_best else None)
-    parts.append(table)
+    if out["samples"]:
+        parts.append(table)         # (without a sample, a table of empty rows)
     if p.scoring.nt_double or p.scoring.boston:
         parts.append(Text(p.rules.describe(), style="dim"))
     if best is not None:
@@ -1923,7 +1924,8 @@ def sim_lead_view(st: Style, board, agg, out: Mapping) -> Panel:
         table.add_row(label, mean, _pct(share), sparkline(st, o["hist"], lo, hi),
                       Text(note, style="yellow" if note == "within the noise" else "dim"),
                       style="on grey15" if is_best else None)
-    parts.append(table)
+    if n:
+        parts.append(table)         # (without a sample, a table of empty rows)
     if best is not None:
         parts.append(Text(f"Tricks of {out['leader']}'s side after {best}:", style="bold"))
         parts.append(histogram_table(st, cards[best]["hist"], "tricks"))
@@ -1943,7 +1945,11 @@ def _lead_share(o: Mapping, majority: bool, declares: bool) -> Optional[float]:
 
 def sim_tricks_view(st: Style, board, agg, out: Mapping) -> Panel:
     parts: list = [_known_hands_text(st, board), Text("")]
+    if not out["samples"]:
+        parts.append(_sim_verdict(None, lambda top: None, "strain"))
     parts.append(_sim_head(st, out, "N-S tricks by strain and leader (mean, 95% interval)"))
+    if not out["samples"]:
+        return _sim_panel(board, parts)
     table_out = out["table"]
     keys = [int(k) for s in table_out.values() for r in s.values() for o in r.values()
             for k in o["hist"]]

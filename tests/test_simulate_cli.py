@@ -659,3 +659,14 @@ def test_a_time_budget_that_solves_nothing_is_said(tmp_path):
     assert json_lines(res)[0]["samples"] == 0
     assert ("board L1: --time 1e-06: the time ran out before the first sample was solved: "
             "no estimate") in res.stderr
+
+
+def test_a_view_of_no_sample_has_no_table():
+    # each question's view of a run stopped before its first sample: the
+    # lead view showed a table of empty rows headed "tricks 0..0"
+    example = str(ROOT / "examples" / "simulate.pbn")
+    res = run(["simulate", example, "--jobs", "1", "--time", "0.000001"])
+    assert res.exit_code == 0, res.stderr
+    flat = " ".join(res.stdout.replace("\u2502", " ").split())
+    assert flat.count("No sample solved.") == 3 and flat.count("0 samples, seed 1") == 3
+    assert "0..0" not in flat and "(95%)" not in flat
