@@ -178,7 +178,8 @@ class PbnOut:
     """table --pbn: the boards written again, each with its table, in the
     files' order; a board that cannot be tabulated written as it was read
     (so that the file loses none); the escape lines that opened each file
-    (a program's settings) before its first board."""
+    (a program's settings) before its first board; a header game (``##``
+    defaults, no deal) as written, before the board that followed it."""
 
     def __init__(self, run: Run):
         self.run = run
@@ -189,6 +190,7 @@ class PbnOut:
         escapes = pbn_escapes(board)
         head = "" if escapes == self.escapes else escapes
         self.escapes = escapes
+        head += "".join(h + "\n\n" for h in board.headers)
         if not self.started:
             self.started = True
             self.run.emit_file_text("% PBN 2.1\n" + head + game)

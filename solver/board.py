@@ -243,10 +243,12 @@ class Board:
     # here: an attribute on every board of a big file costs memory):
     # another board of the file has the same label (messages then add the
     # board's place in the file); the escape lines that open the board's
-    # file; the text of a game the reader could not take in whole.
+    # file; the text of a game the reader could not take in whole; the
+    # text of the header games (## defaults, no deal) just before it.
     label_shared = False
     escapes = ()        # (not annotated: no dataclass fields)
     raw = None
+    headers = ()
 
     @property
     def brace_comments(self) -> list:

@@ -449,6 +449,7 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     last: dict[str, str] = {}      # tag -> value in the nearest previous game
     defaults: dict[str, str] = {}  # tag -> value set by "##" for later games
     boards: list[Board] = []
+    headers: list[str] = []        # header games not yet followed by a board
     any_tag = False
     lines = text.split("\n")
     for toks in _scan(text, lines):
@@ -477,7 +478,15 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                 tags.setdefault(name, value)
             last.update(tags)
             if header and "Deal" not in tags and not game.errors:
-                continue  # a file header game: ## defaults only, no deal
+                # a file header game: ## defaults only, no deal; its text is
+                # kept for a file written again (its plain tags, a
+                # Generator, and its comments are in no board)
+                raw = _game_text(lines, games, gi, toks.end)
+                if raw is None:
+                    raw = "\n".join(format_tag(n, v) for n, v in game.tags.items()
+                                     if _TAG_NAME_RE.fullmatch(n))
+                headers.append(raw)
+                continue
             sections = {name: _section_lines(items) for name, items in game.sections.items()}
             # (the game's own lists: a game is read once)
             boards.append(Board(filename, len(boards) + 1, tags, sections,
@@ -485,6 +494,9 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
                                 game.note_places, game.comment_places,
                                 # (most have no ';' comment: no list each)
                                 game.comment_semis if any(game.comment_semis) else ()))
+            if headers:
+                boards[-1].headers = tuple(headers)
+                headers = []
             if unread:
                 # a game that could not be read whole: its text as written,
                 # for a file written again (what the reader could not take

@@ -464,3 +464,23 @@ def test_pbn_output_bad_boards_keep_their_text_and_inherited_tags():
     assert out.count('[Event "Club Cup"]') == 4
     again = run(["table", "--pbn", "--strain", "NT", "-"], input=out)
     assert again.stdout == out and again.stderr.count("error:") == r.stderr.count("error:")
+
+
+def test_pbn_output_keeps_the_header_games():
+    """A header game (## defaults, no deal) is written back before the board
+    that followed it, with its plain tags and its comments: they were in no
+    board, and were lost (a Generator, a note on the whole file); so is a
+    header given in mid-file (the next day's date)."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    head = '[Event "##Club night"]\n[Generator "BridgeComposer 5.9"]\n{Dealt by hand}'
+    mid = '[Date "##2026.12.07"]'
+    src = (f'{head}\n\n[Board "1"]\n[Deal "{deal}"]\n\n[Board "2"]\n[Deal "{deal}"]\n\n'
+           f'{mid}\n\n[Board "3"]\n[Deal "{deal}"]\n')
+    r = run(["table", "--pbn", "--strain", "NT", "-"], input=src)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert out.startswith(f"% PBN 2.1\n{head}\n\n[Event \"Club night\"]\n[Board \"1\"]"), out
+    assert f'\n\n{mid}\n\n[Event "Club night"]\n[Date "2026.12.07"]\n[Board "3"]' in out
+    assert out.count("Generator") == 1 and out.count('[Date "2026.12.07"]') == 1
+    again = run(["table", "--pbn", "--strain", "NT", "-"], input=out)
+    assert again.stdout == out
