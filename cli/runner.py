@@ -33,7 +33,7 @@ from whist_solve.batch import (Backend, BatchError, backend_for, default_jobs,
                                run_map, terminate_on_signals)
 from whist_solve.engine import Solver
 from whist_solve.errors import WhistError
-from whist_solve.pbn import read_pbn_file
+from whist_solve.pbn import chosen_boards, read_pbn_file
 from whist_solve.selection import BoardSelection
 
 from . import render
@@ -449,8 +449,7 @@ class Run:
             if self.selection:
                 # (each label once: a team file's repeat)
                 labels[name] = list(dict.fromkeys(b.label for b in boards))[:MAX_LABELS_SHOWN + 1]
-                boards = [b for b, chosen in zip(boards, self.selection.pick([b.label for b in boards]))
-                          if chosen]
+                boards = chosen_boards(boards, self.selection.pick([b.label for b in boards]))
             with self.progress(len(boards), name):
                 for board in boards:
                     # (a file given twice is read and counted twice)

@@ -520,6 +520,25 @@ def read_pbn(text: str, filename: str = "<string>") -> list[Board]:
     return boards
 
 
+def chosen_boards(boards: Sequence[Board], chosen: Iterable[bool]) -> list[Board]:
+    """The boards of a file that are chosen (``--board``), the header games
+    before a board left out passed on to the next board chosen: a file
+    written again keeps its header (its Generator, its notes) whichever
+    boards it holds."""
+    out: list[Board] = []
+    carried: tuple = ()
+    for b, keep in zip(boards, chosen):
+        if not keep:
+            carried += b.headers
+        elif carried:
+            b.headers = carried + b.headers
+            carried = ()
+            out.append(b)
+        else:
+            out.append(b)
+    return out
+
+
 _HEAD_RE = re.compile(r"(?:[ \t]*\n|%[^\n]*\n)*")
 
 

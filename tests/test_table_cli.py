@@ -484,3 +484,9 @@ def test_pbn_output_keeps_the_header_games():
     assert out.count("Generator") == 1 and out.count('[Date "2026.12.07"]') == 1
     again = run(["table", "--pbn", "--strain", "NT", "-"], input=out)
     assert again.stdout == out
+    # boards left out by --board pass their headers on to the next board
+    r = run(["table", "--pbn", "--strain", "NT", "--board", "2", "-"], input=src)
+    assert r.stdout.startswith(f"% PBN 2.1\n{head}\n\n[Event \"Club night\"]\n[Board \"2\"]")
+    r = run(["table", "--pbn", "--strain", "NT", "--board", "3", "-"], input=src)
+    assert r.stdout.startswith(f"% PBN 2.1\n{head}\n\n{mid}\n\n[Event \"Club night\"]\n"), \
+        r.stdout
