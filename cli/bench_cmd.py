@@ -222,6 +222,13 @@ def run_bench(sets, compare_dds=False, save_baseline=None, baseline=None,
         comparison = compare_baseline(reports, base_doc, threshold, jobs, repeat)
         if any(c.get("regression") or c.get("values_changed") for c in comparison):
             status = 1
+        apart = [f"{c['set']}: {c['note']}" for c in comparison if "note" in c]
+        if apart and len(apart) == len(comparison):
+            # (a check that compared nothing must not pass)
+            error(f"--baseline {baseline}: nothing was compared ({'; '.join(apart)})")
+            status = EXIT_BAD
+        for what in (apart if len(apart) < len(comparison) else ()):
+            err.print(f"[bold yellow]warning:[/] --baseline {baseline}: {what}")
     sim_results = None
     if want_sim:
         counts = {q: (limit or n) for q, n in SIMULATE_COUNTS.items()}

@@ -1223,6 +1223,7 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
     bridge-solver (``bs_desc``: with ``--compare-bridge-solver``) side by
     side in one table, the comparison with a baseline; a list of
     renderables (tables, and lines in rich markup) to print in order."""
+    from whist_solve.bench import MIN_REGRESSION_SECONDS
     from whist_solve.bridge_solver import applies as bs_applies
     parts: list = []
     t = Table(title=f"whist-solve bench  ({jobs} process{'es' if jobs > 1 else ''}, "
@@ -1282,7 +1283,8 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
                 if note:
                     parts.append(f"[yellow]{rep.name}: {note}[/]")
     if comparison is not None:
-        c = Table(title=f"against baseline {baseline} (regression: > {threshold:g}% slower)",
+        c = Table(title=f"against baseline {baseline} (regression: > {threshold:g}% and "
+                        f"{MIN_REGRESSION_SECONDS * 1000:g} ms slower)",
                   title_justify="left")
         for col in ("set", "nodes before", "nodes now", "search", "time before", "time now", "change", "verdict"):
             c.add_column(col, justify="left" if col in ("set", "search", "verdict") else "right")
@@ -1294,9 +1296,10 @@ def bench_report(reports, jobs: int, repeat: int, compare_dds: bool, dds_desc: O
                       else "[yellow]changed ({} deal(s))[/]".format(len(e["nodes_changed"]))
                       if e.get("nodes_comparable", True) else "other settings")
             if e["values_changed"]:
-                search += f" [bold red]values differ: {', '.join(e['values_changed'][:5])}[/]"
+                search += f", [bold red]values differ: {', '.join(e['values_changed'][:5])}[/]"
             r = e["time_ratio"]
-            verdict = ("[bold red]REGRESSION[/]" if e["regression"]
+            verdict = ("[bold red]VALUES CHANGED[/]" if e["values_changed"]
+                       else "[bold red]REGRESSION[/]" if e["regression"]
                        else "[yellow]other settings[/]" if e.get("settings_changed")
                        else "[green]faster[/]" if r is not None and r < 1 - threshold / 100 else "ok")
             c.add_row(e["set"], fmt_count(e["nodes_before"]), fmt_count(e["nodes_now"]), search,

@@ -63,6 +63,12 @@ GENERATED_DESCRIPTION = {
     "exchange": f"whist_solve.bid.random_deal(seed), seeds {EXCHANGE_SEEDS[0]}-{EXCHANGE_SEEDS[-1]}"}
 EXCHANGE_TT_MB = BID_TT_MB   # as `whist-solve bid`
 DEFAULT_THRESHOLD = 10.0      # percent slower than the baseline = regression
+# A set slower than its baseline by less than this is no regression,
+# whatever the percentage: the time of a short set is mostly noise.  Five
+# identical runs of `bench --set endings,bid --limit 3` here took 1.4-6.8
+# ms (endings) and 50-61 ms (bid); the full endings set, about 10 ms,
+# 10.6-13.9 ms in six runs, two of them "regressions" of 11% and 31%.
+MIN_REGRESSION_SECONDS = 0.05
 BASELINE_FORMAT = "whist-solve-bench/1"
 
 _REPO = Path(__file__).resolve().parent.parent
@@ -373,7 +379,8 @@ def settings_changed(rep: SetReport, base: dict, baseline: dict, jobs: Optional[
 def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float,
                      jobs: Optional[int] = None, repeat: Optional[int] = None) -> List[dict]:
     """One entry per set present in both: node and time changes, and
-    whether the time is a regression (slower by more than ``threshold`` %).
+    whether the time is a regression (slower by more than ``threshold`` %
+    and by MIN_REGRESSION_SECONDS at least).
     Deals are matched by board label, so a run with ``--limit`` compares
     with the same deals of a full baseline.  A baseline taken with other
     settings (``jobs``, ``repeat`` and each set's table size and symmetry:
@@ -423,6 +430,7 @@ def compare_baseline(reports: List[SetReport], baseline: dict, threshold: float,
             "settings_changed": node_settings + time_settings,
             "nodes_comparable": not node_settings,
             "regression": (ratio is not None and ratio > 1 + threshold / 100
+                           and now - before >= MIN_REGRESSION_SECONDS
                            and not (node_settings or time_settings)),
         })
     return out
@@ -748,7 +756,8 @@ def report_json(reports: List[SetReport], jobs: int, tt_mb: float, repeat: int, 
     if bridge_solver:
         doc["bridge_solver"] = bridge_solver
     if comparison is not None:
-        doc["baseline"] = {"file": str(baseline), "threshold": threshold, "sets": comparison}
+        doc["baseline"] = {"file": str(baseline), "threshold": threshold,
+                           "min_regression_seconds": MIN_REGRESSION_SECONDS, "sets": comparison}
     if bad_boards:
         doc["bad_boards"] = list(bad_boards)
     doc["status"] = status

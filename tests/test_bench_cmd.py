@@ -75,13 +75,60 @@ def test_bench_json_and_baseline(tmp_path):
 
 def test_bench_regression_exit_status(tmp_path):
     base = tmp_path / "base.json"
+    assert _bench("--set", "random,endings", "--limit", "2",
+                  "--save-baseline", str(base)).exit_code == 0
+    doc = json.loads(base.read_text())
+    for name in ("random", "endings"):
+        for d in doc["sets"][name]["per_deal"]:
+            d["time"] /= 1000
+    base.write_text(json.dumps(doc))
+    # two random deals (a second or so) a thousand times slower: a regression
+    r = _bench("--set", "random", "--limit", "2", "--baseline", str(base))
+    assert r.exit_code == 1 and "REGRESSION random" in r.stderr
+    # two endings (a millisecond) a thousand times slower: under the floor
+    # of MIN_REGRESSION_SECONDS, the noise of a short set (identical runs
+    # of the whole endings set were "regressions" of 11% and 31%)
+    r = _bench("--set", "endings", "--limit", "2", "--json", "--baseline", str(base))
+    assert r.exit_code == 0, r.stderr
+    (c,) = json.loads(r.stdout.strip().splitlines()[-1])["baseline"]["sets"]
+    assert c["time_ratio"] > 100 and not c["regression"]
+    assert c["time_now"] - c["time_before"] < bench.MIN_REGRESSION_SECONDS
+
+
+def test_a_baseline_that_compares_nothing_fails(tmp_path):
+    """A check against a baseline that holds none of the sets run, or
+    other deals, compared nothing and passed (status 0, nothing said)."""
+    base = tmp_path / "base.json"
+    assert _bench("--set", "endings", "--limit", "2", "--save-baseline", str(base)).exit_code == 0
+    r = _bench("--set", "bid", "--limit", "1", "--baseline", str(base))
+    assert r.exit_code == 2
+    assert f"error: --baseline {base}: nothing was compared (bid: not in the baseline)" in r.stderr
+    doc = json.loads(base.read_text())
+    doc["sets"]["endings"]["per_deal"][0]["board"] = "elsewhere"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(doc))
+    r = _bench("--set", "endings", "--limit", "2", "--baseline", str(other))
+    assert r.exit_code == 2 and "endings: the baseline has other deals: not compared" in r.stderr
+    # one set compared, one not: the other is warned of
+    r = _bench("--set", "endings,bid", "--limit", "1", "--baseline", str(base),
+               "--threshold", "100000")
+    assert r.exit_code == 0, r.stderr
+    assert f"warning: --baseline {base}: bid: not in the baseline" in r.stderr
+
+
+def test_changed_values_are_the_verdict(tmp_path):
+    # the run failed (status 1, VALUES CHANGED on stderr) while the table's
+    # verdict said "ok"
+    base = tmp_path / "base.json"
     assert _bench("--set", "endings", "--limit", "2", "--save-baseline", str(base)).exit_code == 0
     doc = json.loads(base.read_text())
-    for d in doc["sets"]["endings"]["per_deal"]:
-        d["time"] /= 1000
+    doc["sets"]["endings"]["per_deal"][0]["values"][0] += 1
     base.write_text(json.dumps(doc))
-    r = _bench("--set", "endings", "--limit", "2", "--baseline", str(base))
-    assert r.exit_code == 1
+    r = _bench("--set", "endings", "--limit", "2", "--baseline", str(base),
+               "--threshold", "100000")
+    assert r.exit_code == 1 and "VALUES CHANGED endings: boards 1" in r.stderr
+    row = next(ln for ln in r.stdout.splitlines() if "endings" in ln and "same" in ln)
+    assert "same, values differ: 1" in row and "VALUES CHANGED" in row and " ok " not in row
 
 
 def test_a_baseline_of_other_settings_is_no_regression(tmp_path):
