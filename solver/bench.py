@@ -27,6 +27,7 @@ only chooses them and shows the result.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -531,6 +532,11 @@ def load_reports(sets: Sequence[str], limit: Optional[int] = None, tt_mb: Option
             where = f"set {name}" if name in SET_NAMES else str(path)
             extra = (" (the sets live in the source tree's benchmarks/data; "
                      "set WHIST_SOLVE_BENCH_DATA or pass a PBN file)") if name in SET_NAMES else ""
+            if name not in SET_NAMES and not path.suffix and len(path.parts) == 1:
+                # (a word, not a file's name: a set misspelt)
+                close = difflib.get_close_matches(name.lower(), (*SET_NAMES, "simulate", "all"), 1)
+                extra = (f" (a set is one of {', '.join(SET_NAMES)}, simulate and all, or a "
+                         "PBN file" + (f"; did you mean {close[0]}?)" if close else ")"))
             raise BenchError(f"{where}: no such file" + (f" {path}" if where != str(path) else "")
                              + extra)
 
