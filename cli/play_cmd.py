@@ -22,12 +22,13 @@ from whist_solve.errors import WhistError
 from whist_solve.lines import LineTrick
 from whist_solve.pbn import read_pbn_file
 from whist_solve.puzzle import Goal, find_goal
+from whist_solve.selection import find_label
 from whist_solve.vocab import SEAT_NAMES, SEATS
 
 from . import render
 from .options import (AFTER_TRICK_OPT, FROM_LEAD_OPT, LEADER_OPT, RANKING_OPT, TRUMP_OPT, TT_OPT,
                       play_stop)
-from .runner import EXIT_BAD, Run, file_name, make_solver, shorten, writing_out
+from .runner import EXIT_BAD, Run, file_name, make_solver, say_replayed_otherwise, shorten, writing_out
 
 # The longest input line taken as a move (a card or a word fits in a few).
 MAX_LINE = 1000
@@ -46,8 +47,8 @@ class Move:
 
 def play(
     file: str = typer.Argument(..., metavar="FILE", show_default=False,
-                               help="A PBN file; - reads standard input (then the moves "
-                                    "cannot come from it)."),
+                               help="A PBN file; - reads standard input (the moves are "
+                                    "then typed on the terminal)."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="N",
                                         help="The board to play (its Board tag, or its "
                                              "number in the file). Default: the first."),
@@ -69,7 +70,7 @@ def play(
     (mistakes and tricks lost) ends the board or [bold]quit[/].
 
     Type a card ([bold]SA[/], [bold]sa[/], [bold]\u2660A[/]), or Enter / [bold]best[/],
-    [bold]undo[/], [bold]hint[/], [bold]quit[/].  The cards of the
+    [bold]undo[/], [bold]hint[/], [bold]help[/], [bold]quit[/].  The cards of the
     board's [bold]Play[/] section are played first (the first N tricks with
     [bold]--after-trick N[/], none with [bold]--from-lead[/]: a recorded
     hand played again from the start).
@@ -85,17 +86,41 @@ def play(
         sys.stdin.reconfigure(errors="replace")
     except (AttributeError, ValueError, OSError):
         pass
+    moves = sys.stdin
+    if file.strip() == "-":
+        # the board comes from standard input: the moves from the terminal
+        # (as a pager reads its keys while its text comes from a pipe)
+        try:
+            moves = open("/dev/tty", encoding=sys.stdin.encoding or "utf-8", errors="replace")
+        except OSError:
+            run.error("", "the board comes from standard input, and there is no terminal to "
+                          "read the moves from: give the file's name instead of -")
+            raise typer.Exit(EXIT_BAD)
     try:
-        session = _load(file, board, trump, ranking, leader, stop)
-    except WhistError as e:
-        run.error("", str(e))
-        raise typer.Exit(EXIT_BAD)
+        try:
+            session = _load(file, board, trump, ranking, leader, stop)
+        except WhistError as e:
+            run.error("", str(e))
+            raise typer.Exit(EXIT_BAD)
+        session.moves_in = moves
+        _play_session(session, run, tt_mb, auto_forced, stop, trump, ranking)
+    finally:
+        if moves is not sys.stdin:
+            moves.close()
+    raise typer.Exit(run.status)
+
+
+def _play_session(session, run, tt_mb, auto_forced, stop, trump, ranking) -> None:
     session.solver = make_solver(tt_mb)
     session.run = run
     session.auto_forced = auto_forced
-    session.clear = run.out.is_terminal and sys.stdin.isatty()
+    session.clear = run.out.is_terminal and session.moves_in.isatty()
+    if stop != 0:
+        said = say_replayed_otherwise(run, session.board, trump, ranking)
+        if said and session.clear:
+            # (the screen is cleared before it is drawn: the warning on it too)
+            session.message = Text(f"warning: {said}", style="yellow")
     session.loop()
-    raise typer.Exit(run.status)
 
 
 # --------------------------------------------------------------------------
@@ -106,9 +131,9 @@ def _select(boards, wanted: Optional[str], name: str):
     if wanted is None:
         return boards[0]
     w = wanted.strip()
-    for b in boards:
-        if b.label == w:
-            return b
+    i = find_label([b.label for b in boards], w)
+    if i is not None:
+        return boards[i]
     # (not '²' nor '٣'; nor more digits than a board count has, which int()
     # may refuse)
     if w.isascii() and w.isdigit() and len(w) <= 12 and 1 <= int(w) <= len(boards):
@@ -166,6 +191,7 @@ class Session:
     auto_forced: bool = False     # play a seat's only legal card without asking
     clear: bool = False           # clear the terminal before each screen
     message: Optional[Text] = None  # the last move's message, kept on the next screen
+    moves_in: object = None       # where the moves are read from: standard input, or the terminal
 
     def __post_init__(self) -> None:
         self._cache: Dict[Position, object] = {}
@@ -276,7 +302,12 @@ class Session:
         if res is not None:
             self.say(render.play_values(st, view))
         if self.message is not None:
-            self.say(self.message)
+            msg = self.message
+            if pos.is_over():
+                # (the summary follows: the last trick's last two cards, so
+                # that the whole screen still fits 24 lines)
+                msg = Text("\n").join(msg.split("\n")[-2:])
+            self.say(msg)
 
     # ---- commands --------------------------------------------------------
 
@@ -372,17 +403,17 @@ class Session:
                 if not summarised:
                     self.summary()
                     summarised = True
-                back = "'undo' takes a move back, " if self.can_undo() else ""
+                back = "'undo' takes a move back; " if self.can_undo() else ""
                 self.say(Text(f"The play is over: N-S {pos.ns_tricks}, E-W {pos.ew_tricks}. "
-                              f"{back}'quit' (or Enter) ends.", style="bold"))
+                              f"{back}Enter ends.", style="bold"))
                 prompt = "> "
             else:
                 summarised = False
-                prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, quit): "
+                prompt = f"{SEAT_NAMES[SEATS[pos.turn]]} to play (card, best, undo, hint, help, quit): "
             with writing_out():
                 self.run.out.print(prompt, end="")
                 sys.stdout.flush()
-            line = sys.stdin.readline(MAX_LINE + 2)
+            line = (self.moves_in or sys.stdin).readline(MAX_LINE + 2)
             if len(line.rstrip("\r\n")) > MAX_LINE:   # not a move (and maybe no end: /dev/zero)
                 self.say(Text(""))
                 self.run.error("", f"an input line longer than {MAX_LINE} characters: "

@@ -583,14 +583,17 @@ class Run:
             self._bad_board(board)
 
 
-def say_replayed_otherwise(run: "Run", board, trump, ranking) -> None:
+def say_replayed_otherwise(run: "Run", board, trump, ranking) -> Optional[str]:
     """A warning when --trump or --ranking replays the board's Play
-    section otherwise than its own trump and ranking do (solve, puzzles)."""
+    section otherwise than its own trump and ranking do (solve, puzzles,
+    play); its text, or None when there is none."""
     otherwise = board.replayed_otherwise(trump, ranking)
-    if otherwise:
-        run.warning(board_where(board),
-                    f"the recorded play is replayed with {' and '.join(otherwise)}: a position "
-                    "the table never had (the board's own trump and ranking give the one it had)")
+    if not otherwise:
+        return None
+    text = (f"the recorded play is replayed with {' and '.join(otherwise)}: a position "
+            "the table never had (the board's own trump and ranking give the one it had)")
+    run.warning(board_where(board), text)
+    return text
 
 
 def board_key(board):

@@ -77,6 +77,21 @@ def _item(part: str) -> _Item:
     return _Item(part, span=(int(lo), int(hi)))
 
 
+def find_label(labels: List[str], wanted: str) -> Optional[int]:
+    """The index of the first of ``labels`` that ``wanted`` names, as a
+    --board value of one label does (without regard to case or runs of
+    spaces; a number takes a label that is the same number: ``7`` takes
+    ``07``), the label written the same way first; None if none."""
+    w = wanted.strip()
+    if w in labels:
+        return labels.index(w)
+    key, number = _key(w), _number(w)
+    for i, label in enumerate(labels):
+        if _key(label) == key or (number is not None and _number(label) == number):
+            return i
+    return None
+
+
 class BoardSelection:
     """The boards a run is asked for.  ``pick(labels)`` says which boards
     of a file are among them and notes which values and items found a

@@ -191,8 +191,11 @@ def _screens(out):
 def test_screen_fits_80_by_24(tmp_path):
     from support import ROOT
     example = str(ROOT / "examples" / "deal.pbn")
-    for board in ("1", "3", "4"):
-        r = run(["play", example, "--board", board], input="\n" * 60 + "quit\n")
+    # (with --auto-forced the last screen held four forced cards' messages,
+    # the summary and a two-line end: 25 lines)
+    for board, more in (("1", []), ("3", []), ("4", []), ("1", ["--auto-forced"]),
+                        ("3", ["--auto-forced"]), ("4", ["--auto-forced"])):
+        r = run(["play", example, "--board", board, *more], input="\n" * 60 + "quit\n")
         assert r.exit_code == 0, r.stderr
         screens = _screens(r.stdout)
         assert len(screens) > 3
@@ -342,3 +345,72 @@ def test_a_recorded_hand_played_again_from_the_start_or_from_a_trick():
     assert r.exit_code == 2
     r = run(["play", path, "--after-trick", "14"], input="quit\n")
     assert r.exit_code == 2 and "cannot stop after trick 14" in r.stderr
+
+
+def test_board_labels_match_as_in_the_batch_commands(tmp_path):
+    # '7' takes a board tagged '07', 'BAD' one tagged 'bad', as --board of
+    # solve does; play compared the label as written
+    p = tmp_path / "labels.pbn"
+    p.write_text(TEXT.replace('[Board "1"]', '[Board "07"]').replace('[Board "2"]', '[Board "bad"]'))
+    for wanted, label in (("7", "07"), ("BAD", "bad"), ("07", "07"), ("2", "bad")):
+        r = run(["play", "--board", wanted, str(p)], input="quit\n")
+        assert r.exit_code == 0, (wanted, r.stderr)
+        assert r.stdout.lstrip().startswith(f"Board {label}"), wanted
+
+
+def test_trump_or_ranking_replaying_the_play_is_warned_of(tmp_path):
+    p = tmp_path / "p.pbn"
+    p.write_text(f'[Board "1"]\n[Deal "{TWO}"]\n[Trump "NT"]\n[Leader "N"]\n'
+                 '[Play "N"]\nSA SK - -\n*\n')
+    r = run(["play", "--trump", "D", str(p)], input="quit\n")
+    assert r.exit_code == 0, r.stderr
+    assert "the recorded play is replayed with --trump D: a position the table never had" \
+        in r.stderr
+    for args in (["--from-lead", "--trump", "D"], ["--trump", "NT"]):
+        r = run(["play", *args, str(p)], input="quit\n")
+        assert r.exit_code == 0 and "replayed" not in r.stderr, args
+
+
+def test_a_board_from_standard_input_reads_its_moves_from_the_terminal():
+    # with no terminal, said at once; it showed a screen and ended, status 0,
+    # as if the moves had been given
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "play", "-"], input=TEXT,
+                       capture_output=True, text=True, start_new_session=True)
+    assert r.returncode == 2, r.stderr
+    assert "there is no terminal to read the moves from: give the file's name" in r.stderr
+    assert "Board" not in r.stdout
+
+
+def test_a_board_from_standard_input_with_a_terminal(tmp_path):
+    import os
+    import subprocess
+    import sys
+    master, slave = os.openpty()
+    name = os.ttyname(slave)
+
+    def own_terminal():
+        os.setsid()
+        os.close(os.open(name, os.O_RDWR))      # (the session's controlling terminal)
+
+    p = subprocess.Popen([sys.executable, "-m", "whist_solve.cli.main", "play", "-", "--board", "1"],
+                         stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+                         preexec_fn=own_terminal)
+    os.close(slave)
+    p.stdin.write(TEXT.encode())
+    p.stdin.close()
+    os.write(master, b"sa\nquit\n")
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert p.wait(timeout=60) == 0
+    text = out.decode(errors="replace")
+    assert "North plays" in text and "Summary" in text
