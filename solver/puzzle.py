@@ -64,6 +64,8 @@ class Goal:
     tricks: int        # from the position on
     source: str        # 'Goal' or 'Contract'
     note: str = ""     # how a Contract goal was counted
+    won: int = 0       # a Contract goal: tricks the side had won before the position
+    whole: int = 0     # a Contract goal: the tricks it needs in the whole hand (the kitty's book aside)
 
 
 def find_goal(board, pos: Position) -> Optional[Goal]:
@@ -95,7 +97,7 @@ def find_goal(board, pos: Position) -> Optional[Goal]:
         note += f", {won} already won"
     # (tricks still needed: none, not a negative number, once the
     # contract's are won)
-    return Goal(side, max(0, need - won), "Contract", note)
+    return Goal(side, max(0, need - won), "Contract", note, won, need)
 
 
 def board_goal(board, pos: Position) -> Goal:

@@ -269,7 +269,7 @@ def test_messages_for_a_card_not_held_and_the_emoji_suit(pbn):
 
 @pytest.mark.parametrize("board, goal, end", [
     ("1", "Goal N-S 9 (contract 3NT by S: 9 tricks)",
-     "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made."),
+     "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made with 2 overtricks."),
     # bid whist: the kitty is the bidder's side's first book (SPEC §1)
     ("3", "Goal N-S 9 (contract 4S by S: 10 books, the Kitty counted as the bidder's discard)",
      "Contract 4S by S: 10 books, the Kitty counted as the bidder's discard; N-S took 8 tricks (9 needed): down 1.")])
@@ -414,3 +414,20 @@ def test_a_board_from_standard_input_with_a_terminal(tmp_path):
     assert p.wait(timeout=60) == 0
     text = out.decode(errors="replace")
     assert "North plays" in text and "Summary" in text
+
+
+def test_a_contract_loaded_after_some_tricks_is_counted_over_the_whole_hand():
+    # played.pbn: 3NT by S, N-S take 11.  Loaded at its end it said "N-S
+    # took 0 tricks (0 needed): made", after trick 10 "took 2 tricks (0
+    # needed)": true from the loaded position, but not the contract's count
+    from support import ROOT
+    path = str(ROOT / "examples" / "played.pbn")
+    for args in ([], ["--after-trick", "10"], ["--after-trick", "3"]):
+        r = run(["play", path, *args], input="\n" * 40 + "quit\n")
+        assert r.exit_code == 0, r.stderr
+        flat = " ".join(r.stdout.split())
+        assert "Contract 3NT by S: 9 tricks; N-S took 11: made with 2 overtricks." in flat, args
+    # from the lead, a trick thrown away: down or made, counted the same way
+    r = run(["play", path, "--from-lead"], input="\n" * 60 + "quit\n")
+    assert "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made with 2 overtricks." in \
+        " ".join(r.stdout.split())
