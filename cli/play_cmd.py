@@ -413,7 +413,14 @@ class Session:
             with writing_out():
                 self.run.out.print(prompt, end="")
                 sys.stdout.flush()
-            line = (self.moves_in or sys.stdin).readline(MAX_LINE + 2)
+            source = self.moves_in or sys.stdin
+            try:
+                line = source.readline(MAX_LINE + 2)
+            except OSError as e:             # (standard input opened for writing only)
+                self.say(Text(""))
+                where = "standard input" if source is sys.stdin else "the terminal"
+                self.run.error("", f"cannot read the moves from {where}: {e.strerror or e}")
+                return
             if len(line.rstrip("\r\n")) > MAX_LINE:   # not a move (and maybe no end: /dev/zero)
                 self.say(Text(""))
                 self.run.error("", f"an input line longer than {MAX_LINE} characters: "

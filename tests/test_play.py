@@ -431,3 +431,14 @@ def test_a_contract_loaded_after_some_tricks_is_counted_over_the_whole_hand():
     r = run(["play", path, "--from-lead"], input="\n" * 60 + "quit\n")
     assert "Contract 3NT by S: 9 tricks; N-S took 11 tricks (9 needed): made with 2 overtricks." in \
         " ".join(r.stdout.split())
+
+
+def test_standard_input_that_cannot_be_read_is_named(tmp_path, pbn):
+    import subprocess
+    import sys
+    sink = tmp_path / "sink"
+    with open(sink, "w") as write_only:
+        r = subprocess.run([sys.executable, "-m", "whist_solve.cli.main", "play", pbn],
+                           stdin=write_only, capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "error: cannot read the moves from standard input: Bad file descriptor" in r.stderr
