@@ -369,6 +369,9 @@ class Position:
             elif card in self.trick:
                 i = self.trick.index(card)
                 where = f"{SEATS[(self.leader + i) % 4]} played it to this trick"
+            elif card == "JH" and not any(j in h for h in self.hands for j in JOKERS):
+                # (JH is the big joker: the jack of hearts is written suit first)
+                where = "nobody holds it (no joker is in play; the jack of hearts is HJ)"
             else:
                 where = "nobody holds it (played already, or not in this deal)"
             raise PositionError(f"illegal play {card}: {SEATS[seat]} is on turn and {where}")

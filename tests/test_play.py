@@ -442,3 +442,12 @@ def test_standard_input_that_cannot_be_read_is_named(tmp_path, pbn):
                            stdin=write_only, capture_output=True, text=True)
     assert r.returncode == 2
     assert "error: cannot read the moves from standard input: Bad file descriptor" in r.stderr
+
+
+def test_the_big_joker_typed_for_the_jack_of_hearts(tmp_path):
+    # 'JH' is the big joker; in a deal without jokers, typed for the jack
+    # of hearts, it was "not in this deal" where 'JD' gets "suit first: DJ"
+    p = tmp_path / "j.pbn"
+    p.write_text('[Board "1"]\n[Deal "N:.J.. .Q.. .K.. .A.."]\n[Trump "NT"]\n[Leader "N"]\n')
+    r = run(["play", str(p)], input="jh\nquit\n")
+    assert "no joker is in play; the jack of hearts is HJ" in " ".join(r.stdout.split())
