@@ -98,6 +98,9 @@ def check(
                 if board.sections.get("Play"):
                     run.warning(where, "the Play section is ignored (check answers before the "
                                        "play; review compares the play with double-dummy)")
+                short = board.deck_one_short()
+                if short:
+                    run.warning(where, short)
                 if isinstance(item, DealItem):
                     if (nt_double or boston) and not said_scoring:
                         run.warning(where, "--nt-double and --boston are bid whist's scoring: not "

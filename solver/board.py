@@ -399,6 +399,23 @@ class Board:
             raise WhistError("no bidder (give --bidder or a Bidder tag)")
         return b
 
+    def deck_one_short(self) -> Optional[str]:
+        """What to say of a bid whist deal one card short of a whole deck
+        (53 cards with the jokers, 51 without): a reduced deal as SPEC
+        allows, but most likely a card left out of the Kitty tag; None
+        otherwise (or when the deal cannot be read)."""
+        try:
+            hands, kitty = self.exchange_deal()
+        except WhistError:
+            return None
+        cards = sum(len(h) for h in hands) + len(kitty)
+        deck = 54 if any(is_joker(c) for h in (*hands, kitty) for c in h) else 52
+        if cards != deck - 1:
+            return None
+        return (f"{cards} cards, one short of a {deck}-card deck (a card left out of the "
+                f"kitty?): played as a reduced deal, the bidder keeping {len(hands[0])} of "
+                f"{len(hands[0]) + len(kitty)}")
+
     def exchange_deal(self) -> tuple[list[list[str]], list[str]]:
         """The hands before the bid whist exchange, and the kitty."""
         self.check()

@@ -238,3 +238,19 @@ def test_a_whole_deal_without_kitty_tag_has_the_six_cards_not_dealt(tmp_path):
     (b,) = read_pbn(without.rstrip() + '\n[Variant "classic"]\n')
     with pytest.raises(Exception, match="bid whist"):
         b.exchange_deal()
+
+
+def test_a_deal_one_card_short_of_the_deck_is_warned_of(tmp_path):
+    # the first example board with the kitty's club 2 left out: 53 cards,
+    # read as a reduced deal (the bidder keeps 12 of 17) without a word
+    from support import ROOT
+    text = (ROOT / "examples" / "bidwhist.pbn").read_text()
+    p = tmp_path / "short.pbn"
+    p.write_text(text.replace('[Kitty ".J5..A962"]', '[Kitty ".J5..A96"]'))
+    said = ("board 1: 53 cards, one short of a 54-card deck (a card left out of the kitty?): "
+            "played as a reduced deal, the bidder keeping 12 of 17")
+    for args in (["bid", "--board", "1"], ["check", "--board", "1", "--contract", "4S"]):
+        r = run([*args, str(p)])
+        assert said in r.stderr, (args, r.stderr)
+        r = run([*args, str(ROOT / "examples" / "bidwhist.pbn")])
+        assert "one short" not in r.stderr, args
