@@ -437,7 +437,8 @@ class Board:
         if self.game() != "bid":
             raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "
                             "kitty is bid whist's")
-        self._bidder_declares()
+        # (a Bidder and a Declarer that differ are refused where the bidder
+        # is asked for, bidder(): not when --bidder names it)
         return hands, kitty
 
     # -- partial knowledge (simulate) ----------------------------------------

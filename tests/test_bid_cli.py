@@ -254,3 +254,18 @@ def test_a_deal_one_card_short_of_the_deck_is_warned_of(tmp_path):
         assert said in r.stderr, (args, r.stderr)
         r = run([*args, str(ROOT / "examples" / "bidwhist.pbn")])
         assert "one short" not in r.stderr, args
+
+
+def test_bidder_option_overrides_a_bidder_and_declarer_that_differ(tmp_path):
+    # the file's Bidder N and Declarer E contradict each other; --bidder W
+    # overrides both (options override the file), and the board was refused
+    p = tmp_path / "ov.pbn"
+    p.write_text('[Board "1"]\n[Variant "bid"]\n'
+                 '[Deal "N:T76.J.4.5 .A3.QT9.Q AK8..K.J8 J.KT9.7.9"]\n[Kitty "4..A6."]\n'
+                 '[Bidder "N"]\n[Declarer "E"]\n[Contract "1S"]\n')
+    for args in (["bid"], ["check", "--contract", "1S"]):
+        r = run([*args, "--json", str(p)])
+        assert r.exit_code == 2 and "the Bidder (N) and the Declarer (E) differ" in r.stderr, args
+        r = run([*args, "--json", "--bidder", "W", str(p)])
+        assert r.exit_code in (0, 1) and "differ" not in r.stderr, (args, r.stderr)
+        assert json_lines(r)[0]["bidder"] == "W", args
