@@ -651,9 +651,11 @@ _BID = ('[Deal "N:53.92.K3.K843.HL QT.KT876.AQ98.J A9862.A3.6542.7 KJ74.Q4.JT7.Q
 
 def test_bid_whist_bidder_is_the_declarer():
     b = one(_BID + '[Bidder "S"][Declarer "E"][Contract "4S"]')
-    for ask in (b.declarer, b.bidder, b.leader, b.exchange_deal):
+    for ask in (b.declarer, b.bidder, b.leader):
         with pytest.raises(WhistError, match=r"the Bidder \(S\) and the Declarer \(E\) differ"):
             ask()
+    # (the deal and kitty are read all the same: --bidder overrides both tags)
+    assert b.exchange_deal()[1] == ["HJ", "H5", "CA", "C9", "C6", "C2"]
     assert one(_BID + '[Bidder "S"][Declarer "S"]').declarer() == S
     # outside bid whist a Bidder tag means nothing to the play
     plain = one('[Deal "N:A... K... Q... J..."][Bidder "S"][Declarer "E"]')
