@@ -103,24 +103,20 @@ def play(
             run.error("", str(e))
             raise typer.Exit(EXIT_BAD)
         session.moves_in = moves
-        _play_session(session, run, tt_mb, auto_forced, stop, trump, ranking)
+        session.solver = make_solver(tt_mb)
+        session.run = run
+        session.auto_forced = auto_forced
+        session.clear = run.out.is_terminal and moves.isatty()
+        if stop != 0:
+            said = say_replayed_otherwise(run, session.board, trump, ranking)
+            if said and session.clear:
+                # (the screen is cleared before it is drawn: the warning on it too)
+                session.message = Text(f"warning: {said}", style="yellow")
+        session.loop()
     finally:
         if moves is not sys.stdin:
             moves.close()
     raise typer.Exit(run.status)
-
-
-def _play_session(session, run, tt_mb, auto_forced, stop, trump, ranking) -> None:
-    session.solver = make_solver(tt_mb)
-    session.run = run
-    session.auto_forced = auto_forced
-    session.clear = run.out.is_terminal and session.moves_in.isatty()
-    if stop != 0:
-        said = say_replayed_otherwise(run, session.board, trump, ranking)
-        if said and session.clear:
-            # (the screen is cleared before it is drawn: the warning on it too)
-            session.message = Text(f"warning: {said}", style="yellow")
-    session.loop()
 
 
 # --------------------------------------------------------------------------

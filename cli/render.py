@@ -1372,22 +1372,17 @@ def play_goal_result(goal, got: int) -> Text:
     need = goal.tricks
     side = SIDE_NAMES[goal.side]
     style = "bold green" if got >= need else "bold red"
-    if goal.source == "Contract" and goal.won:
+    if goal.source == "Contract":
         # (a hand loaded after some tricks: the contract counts them all;
         # "took 0 tricks (0 needed)" was said of a hand loaded at its end)
         total, whole = goal.won + got, goal.whole
         note = goal.note.removesuffix(f", {goal.won} already won")
-        t = Text(f"{note[:1].upper()}{note[1:]}; {side} took {total}: ")
-        t.append("made" if total >= whole else f"down {whole - total}",
-                 style="bold green" if total >= whole else "bold red")
+        took = (f"{total}" if goal.won
+                else f"{got} trick{'s' if got != 1 else ''} ({need} needed)")
+        t = Text(f"{note[:1].upper()}{note[1:]}; {side} took {took}: ")
+        t.append("made" if total >= whole else f"down {whole - total}", style=style)
         if total > whole:
             t.append(f" with {plural(total - whole, 'overtrick')}")
-    elif goal.source == "Contract":
-        t = Text(f"{goal.note[:1].upper()}{goal.note[1:]}; {side} took {got} "
-                 f"trick{'s' if got != 1 else ''} ({need} needed): ")
-        t.append("made" if got >= need else f"down {need - got}", style=style)
-        if got > need:
-            t.append(f" with {plural(got - need, 'overtrick')}")
     else:
         t = Text(f"Goal {side} {need}: {side} took {got}, ")
         t.append("reached" if got >= need else "missed", style=style)

@@ -530,12 +530,11 @@ def chosen_boards(boards: Sequence[Board], chosen: Iterable[bool]) -> list[Board
     for b, keep in zip(boards, chosen):
         if not keep:
             carried += b.headers
-        elif carried:
+            continue
+        if carried:
             b.headers = carried + b.headers
             carried = ()
-            out.append(b)
-        else:
-            out.append(b)
+        out.append(b)
     return out
 
 

@@ -335,6 +335,16 @@ def contract_set_aside(contract, trump: Optional[str], ranking: str) -> bool:
             and (contract.trump != trump or contract.ranking != ranking))
 
 
+def _declaration(board) -> tuple:
+    """The board's contract, declaring seat, kitty's book (bid whist: the
+    bidder's side declares, and its discard is a book), and whether a bid
+    contract is declared (a level and a declarer, not passed)."""
+    c = board.contract()
+    decl = board.declaring_seat()
+    bid = c is not None and not c.passed and bool(c.level) and decl is not None
+    return c, decl, board.kitty_book(), bid
+
+
 def read_result(board, start: Position) -> tuple:
     """The board's Result tag read for the review of a play from ``start``:
     (the tricks of the declaring side, or None; None, or what is wrong with
@@ -343,10 +353,7 @@ def read_result(board, start: Position) -> tuple:
     'NS 9', 'EW 4' for a side.  A tag that says none of these is no count
     of tricks: the play is reviewed without it (as a Vulnerable tag that
     names no vulnerability leaves out the par, not the table)."""
-    c = board.contract()
-    decl = board.declaring_seat()
-    extra = board.kitty_book()
-    bid = c is not None and not c.passed and c.level and decl is not None
+    c, decl, extra, bid = _declaration(board)
     written = value = (board.tags.get("Result") or "").strip().lstrip("^")
     if bid:
         # (against the contract's tricks, in whatever strain the play is reviewed)
@@ -382,12 +389,8 @@ def review_board(board, trump: Optional[str] = None, ranking: Optional[str] = No
     start = board.start_position(trump, ranking, leader)
     cards = board.play_cards(start.trump, start.ranking, start.leader)
     contract = None
-    c = board.contract()
-    # (bid whist: the bidder's side declares, and its discard is a book)
-    decl = board.declaring_seat()
-    extra = board.kitty_book()
+    c, decl, extra, bid = _declaration(board)
     suffix = ""
-    bid = c is not None and not c.passed and c.level and decl is not None
     if bid and not contract_set_aside(c, start.trump, start.ranking):
         contract = (c.level, c.strain, decl)
         # (doubled, and downtown: in plain ASCII, as the verdict is)
