@@ -71,9 +71,8 @@ def bid(
                 if board.sections.get("Play"):
                     run.warning(where, "the Play section is ignored "
                                        "(the exchange is made before the play)")
-                short = board.deck_one_short()
-                if short:
-                    run.warning(where, short)
+                for note in board.exchange_warnings():
+                    run.warning(where, note)
                 if isinstance(result, Exception):
                     raise result
                 _bid_board(run, board, item, result)

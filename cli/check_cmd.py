@@ -5,6 +5,7 @@ whist)?  Exit status 0 makeable (every board), 1 not (some board), 2 bad
 input."""
 from __future__ import annotations
 
+import time
 from typing import List, NamedTuple, Optional
 
 import typer
@@ -91,6 +92,8 @@ def check(
         return hands, kitty, seat, contract
 
     said_scoring = False
+    started = time.monotonic()
+    made = failed = 0
     with run.interruptible():
         for where, board, item, result in map_prepared(run, files, prepare, check_work, backend,
                                                        tt_mb):
@@ -98,9 +101,9 @@ def check(
                 if board.sections.get("Play"):
                     run.warning(where, "the Play section is ignored (check answers before the "
                                        "play; review compares the play with double-dummy)")
-                short = board.deck_one_short()
-                if short:
-                    run.warning(where, short)
+                if not isinstance(item, DealItem):
+                    for note in board.exchange_warnings():
+                        run.warning(where, note)
                 if isinstance(item, DealItem):
                     if (nt_double or boston) and not said_scoring:
                         run.warning(where, "--nt-double and --boston are bid whist's scoring: not "
@@ -109,8 +112,15 @@ def check(
                     _say_set_aside(run, where, board, item)
                 if isinstance(result, Exception):
                     raise result
-                if not _check_board(run, where, board, item, result, scoring):
+                if _check_board(run, where, board, item, result, scoring):
+                    made += 1
+                else:
+                    failed += 1
                     run.status = max(run.status, EXIT_NEGATIVE)
+    run.error_summary()          # ("... and K more errors in FILE" before the summary)
+    run.err.print(render.batch_summary(made + failed, "checked", len(run.bad),
+                                       time.monotonic() - started,
+                                       f"{made} makeable, {failed} not"))
     run.finish()
 
 

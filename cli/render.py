@@ -1120,7 +1120,7 @@ def puzzle_view(st: Style, board, view: "SolveView", goal, value: int, keys, sol
 
 
 def batch_summary(done: int, verb: str, bad: int, elapsed: float, note: str = "") -> Text:
-    """The last line of ``table`` and ``bid`` (stderr): ``4 boards
+    """The last line of ``table``, ``bid`` and ``check`` (stderr): ``4 boards
     tabulated, 0 errors in 1.20 s``."""
     t = Text()
     t.append(f"{plural(done, 'board')} {verb}")

@@ -18,7 +18,7 @@ from .cards import (Position, duplicates, format_hand, full_deck, hand_sizes, is
                     parse_card, parse_hand, sort_cards, trick_winner_offset)
 from .errors import CardError, PositionError, WhistError
 from .par import parse_vulnerable
-from .vocab import (SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
+from .vocab import (BOOKS_FOR_LEVEL, SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
                     trump_of)
 
 __all__ = ["Board", "format_deal", "UnknownHands", "PartialDeal"]
@@ -280,7 +280,9 @@ class Board:
                                            "tags name different cards")
         deal = self.tag("Deal")
         if deal is None:
-            self.errors.append("no Deal tag")
+            blank = self._blank_tag("Deal")
+            self.errors.append("no Deal tag" if blank is None else
+                               f"the Deal tag is {blank}: no cards to play")
             return
         try:
             self._hands = _parse_deal(deal, self._kitty)
@@ -308,6 +310,18 @@ class Board:
             if value is not None and value.strip() not in _UNKNOWN_VALUES:
                 return value.strip()
         return None
+
+    def _blank_tag(self, name: str) -> Optional[str]:
+        """How the tag ``name`` is written when it is there with no real
+        value (tag() takes it for absent): 'empty ("")' or 'unknown ("?")';
+        None when it is absent or has a value."""
+        low = name.lower()
+        value = self.tags.get(name)
+        if value is None:
+            value = next((v for k, v in self.tags.items() if k.lower() == low), None)
+        if value is None or value.strip() not in _UNKNOWN_VALUES:
+            return None
+        return 'unknown ("?")' if value.strip() == "?" else 'empty ("")'
 
     def _err(self, message: str) -> WhistError:
         return WhistError(f"{self.named}: {message}")
@@ -399,22 +413,35 @@ class Board:
             raise WhistError("no bidder (give --bidder or a Bidder tag)")
         return b
 
-    def deck_one_short(self) -> Optional[str]:
-        """What to say of a bid whist deal one card short of a whole deck
-        (53 cards with the jokers, 51 without): a reduced deal as SPEC
-        allows, but most likely a card left out of the Kitty tag; None
-        otherwise (or when the deal cannot be read)."""
+    def exchange_warnings(self) -> list[str]:
+        """What to say of a bid whist deal that the exchange plays as it is
+        but that is most likely not what was meant (nothing when the deal
+        cannot be read: its error is said elsewhere):
+
+        - one card short of a whole deck (53 cards with the jokers, 51
+          without): a reduced deal as SPEC allows, but most likely a card
+          left out of the Kitty tag;
+        - hands too short for any bid: with n cards a hand the bidding
+          side takes at most n + 1 books (the discard's included), and the
+          lowest bid needs 7."""
         try:
             hands, kitty = self.exchange_deal()
         except WhistError:
-            return None
+            return []
+        said = []
+        n = len(hands[0])
         cards = sum(len(h) for h in hands) + len(kitty)
         deck = 54 if any(is_joker(c) for h in (*hands, kitty) for c in h) else 52
-        if cards != deck - 1:
-            return None
-        return (f"{cards} cards, one short of a {deck}-card deck (a card left out of the "
-                f"kitty?): played as a reduced deal, the bidder keeping {len(hands[0])} of "
-                f"{len(hands[0]) + len(kitty)}")
+        if cards == deck - 1:
+            said.append(f"{cards} cards, one short of a {deck}-card deck (a card left out of the "
+                        f"kitty?): played as a reduced deal, the bidder keeping {n} of "
+                        f"{n + len(kitty)}")
+        most = n + 1
+        if most < 1 + BOOKS_FOR_LEVEL:
+            said.append(f"hands of {n} card{'s' if n != 1 else ''}: the bidding side takes at most "
+                        f"{most} books, and the lowest bid needs {1 + BOOKS_FOR_LEVEL}: no bid "
+                        f"can be made")
+        return said
 
     def exchange_deal(self) -> tuple[list[list[str]], list[str]]:
         """The hands before the bid whist exchange, and the kitty."""
@@ -431,6 +458,13 @@ class Board:
             # without either may be a whist deal after its first trick)
             kitty = undealt_kitty(hands) if self.game() == "bid" else []
             if not kitty:
+                name = "Kitty" if self._blank_tag("Kitty") else "Undealt"
+                blank = self._blank_tag(name)
+                if blank is not None:
+                    raise WhistError(f"the {name} tag is {blank}: give the kitty's cards (a "
+                                     f"bid whist deal "
+                                     f"of {BID_HAND} cards a hand, with jokers dealt or a "
+                                     f"Variant \"bid\" tag, has the {BID_KITTY} cards not dealt)")
                 raise WhistError(f"no kitty (give a Kitty or Undealt tag; a bid whist deal of "
                                  f"{BID_HAND} cards a hand, with jokers dealt or a Variant "
                                  f"\"bid\" tag, has the {BID_KITTY} cards not dealt)")

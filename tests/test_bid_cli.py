@@ -269,3 +269,56 @@ def test_bidder_option_overrides_a_bidder_and_declarer_that_differ(tmp_path):
         r = run([*args, "--json", "--bidder", "W", str(p)])
         assert r.exit_code in (0, 1) and "differ" not in r.stderr, (args, r.stderr)
         assert json_lines(r)[0]["bidder"] == "W", args
+
+
+def test_hands_too_short_for_any_bid_are_warned_of(tmp_path):
+    # with n cards a hand the bidding side takes at most n + 1 books (the
+    # discard's included) and the lowest bid needs 7: from 5 cards down no
+    # bid can be made, which the table's dashes alone did not say
+    p = tmp_path / "five.pbn"
+    p.write_text('[Board "1"]\n[Variant "bid"]\n[Bidder "N"]\n'
+                 '[Deal "N:AKQJT... 98765... ..AKQJT. ...AKQJT"]\n[Kitty "432.AK.."]\n')
+    said = ("board 1: hands of 5 cards: the bidding side takes at most 6 books, and the "
+            "lowest bid needs 7: no bid can be made")
+    r = run(["bid", "--json", str(p)])
+    assert r.exit_code == 0 and said in r.stderr, r.stderr
+    assert json_lines(r)[0]["bid"] is None
+    r = run(["check", "--contract", "1S", str(p)])
+    assert r.exit_code == 1 and said in r.stderr, r.stderr
+    # six cards a hand can make a bid of 1: no warning
+    from support import ROOT
+    r = run(["bid", "--board", "1", str(ROOT / "examples" / "bidwhist.pbn")])
+    assert "no bid can be made" not in r.stderr
+
+
+def test_check_ends_with_a_summary_of_its_verdicts(tmp_path):
+    from support import ROOT
+    p = tmp_path / "two.pbn"
+    p.write_text('[Board "1"]\n[Variant "bid"]\n[Bidder "N"]\n'
+                 '[Deal "N:AKQJT... 98765... ..AKQJT. ...AKQJT"]\n[Kitty "432.AK.."]\n\n'
+                 '[Board "2"]\n[Deal ""]\n')
+    # (the example's board 2 has no bidder: an error of its own)
+    r = run(["check", "--contract", "1S", str(p), str(ROOT / "examples" / "bidwhist.pbn")])
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("2 boards checked, 2 errors (1 makeable, 1 not) in "), r.stderr
+    assert r.exit_code == 2
+
+
+def test_an_empty_or_unknown_deal_or_kitty_tag_is_named_as_such(tmp_path):
+    # PBN's "" and "?" mean unknown: the tag is there, and the message
+    # says so rather than calling it missing
+    p = tmp_path / "blank.pbn"
+    p.write_text('[Board "1"]\n[Deal ""]\n\n[Board "2"]\n[Deal "?"]\n\n'
+                 '[Board "3"]\n[Variant "bid"]\n[Bidder "N"]\n'
+                 '[Deal "N:AKQJT... 98765... ..AKQJT. ...AKQJT"]\n[Kitty ""]\n\n'
+                 '[Board "4"]\n[Variant "bid"]\n[Bidder "N"]\n'
+                 '[Deal "N:AKQJT... 98765... ..AKQJT. ...AKQJT"]\n[Undealt "?"]\n')
+    r = run(["bid", str(p)])
+    assert r.exit_code == 2
+    assert 'board 1: the Deal tag is empty (""): no cards to play' in r.stderr
+    assert 'board 2: the Deal tag is unknown ("?"): no cards to play' in r.stderr
+    assert "board 3: the Kitty tag is empty (\"\"): give the kitty's cards" in r.stderr
+    assert "board 4: the Undealt tag is unknown (\"?\"): give the kitty's cards" in r.stderr
+    assert "missing" not in r.stderr and "no Deal tag" not in r.stderr
+    p.write_text('[Board "5"]\n[Trump "S"]\n')
+    assert "board 5: no Deal tag" in run(["solve", str(p)]).stderr
