@@ -14,8 +14,8 @@ from whist_solve.bid import Scoring, check_contract
 from whist_solve.cards import format_hand
 from whist_solve.errors import WhistError
 from whist_solve.makeable import DEAL_TRICKS, check_deal_contract
-from whist_solve.vocab import (SEATS, Contract, ascii_arrows, is_bid, opening_leader,
-                               parse_contract, parse_seat, parse_strain)
+from whist_solve.vocab import (SEATS, Contract, ascii_arrows, is_bid, names_ranking,
+                               opening_leader, parse_contract, parse_seat, parse_strain)
 
 from . import render
 from .options import (BIDDER_OPT, BID_TT_OPT, BOARDS_OPT, BOSTON_OPT, FILES_ARG, JOBS_OPT,
@@ -53,6 +53,7 @@ def check(
     2 bad usage or bad input.
     """
     fixed = None
+    contract_text = contract
     if contract is not None:
         try:
             fixed = parse_contract(contract)
@@ -89,7 +90,12 @@ def check(
             raise WhistError(f"--contract {contract}: a bid whist bid is not doubled (drop the X)"
                              if fixed is not None else
                              f"the Contract {contract} is doubled: a bid whist bid is not")
-        return hands, kitty, seat, contract
+        # a no-trump bid given without its direction is checked uptown, as
+        # SPEC reads it; the bidder names the direction after the kitty, so
+        # where uptown fails downtown is checked too (check_work)
+        text = contract_text if fixed is not None else board.tags.get("Contract", "")
+        other = contract.strain == "NT" and not names_ranking(text)
+        return hands, kitty, seat, contract, other
 
     said_scoring = False
     started = time.monotonic()
@@ -144,8 +150,12 @@ def check_work(solver, item):
     """One board's verdict (run on a worker with --jobs or --scheduler)."""
     if isinstance(item, DealItem):
         return check_deal_contract(item.hands, item.contract, item.declarer, solver=solver)
-    hands, kitty, seat, contract = item
-    return check_contract(hands, kitty, seat, contract, solver=solver)
+    hands, kitty, seat, contract, other = item
+    res = check_contract(hands, kitty, seat, contract, solver=solver)
+    if not other or res.makeable:
+        return res, None
+    down = Contract(contract.level, contract.strain, "down")
+    return res, check_contract(hands, kitty, seat, down, solver=solver)
 
 
 def _say_set_aside(run: Run, where: str, board, item: "DealItem") -> None:
@@ -225,8 +235,12 @@ def _deal_check_board(run: Run, where: str, board, item: DealItem, res) -> bool:
 def _check_board(run: Run, where: str, board, item, res, scoring: Scoring) -> bool:
     if isinstance(item, DealItem):
         return _deal_check_board(run, where, board, item, res)
-    hands, kitty, seat, _ = item
+    hands, kitty, seat, _, _ = item
+    res, down = res
     if run.json:
+        extra = {} if down is None else {"downtown": {
+            "contract": down.contract, "contract_ascii": down.contract_ascii,
+            "makeable": down.makeable, "books": down.books}}
         run.emit_json(board_json(
             board,
             kitty=format_hand(kitty),
@@ -242,7 +256,8 @@ def _check_board(run: Run, where: str, board, item, res, scoring: Scoring) -> bo
             keep=format_hand(res.keep),
             discard=format_hand(res.discard),
             line=res.line,
+            **extra,
         ))
         return res.makeable
-    run.emit(render.check_view(run.style, board, hands, kitty, seat, res, scoring))
+    run.emit(render.check_view(run.style, board, hands, kitty, seat, res, scoring, down))
     return res.makeable

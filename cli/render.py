@@ -911,9 +911,11 @@ def auction_view(st: Style, board, hands, kitty, auction) -> Panel:
                  title_align="left", box=box.ROUNDED, expand=False)
 
 
-def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None) -> Panel:
+def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None,
+               down=None) -> Panel:
     """``check``: the deal, the verdict, the keep and discard and one
-    optimal play."""
+    optimal play; ``down``, the verdict downtown of a no-trump bid given
+    without its direction that fails uptown."""
     head = Text()
     head.append(f"{res.contract}", style="bold")
     head.append(f" ({bid_name(res.level, res.trump, res.ranking)}) by "
@@ -933,6 +935,15 @@ def check_view(st: Style, board, hands, kitty, seat: int, res, scoring=None) -> 
         score.append(f" ({scoring.describe()})", style="dim")
     head.append("\n")
     head.append_text(score)
+    if down is not None:
+        # (the no-trump bidder names the direction after the kitty)
+        head.append(f"\nDowntown, {down.contract}: ")
+        if down.makeable:
+            head.append("makeable", style="bold green")
+            head.append(f", {down.books} books (check --contract {down.contract_ascii!r} "
+                        "shows its play)")
+        else:
+            head.append(f"not makeable either, {down.books} books")
     ex = Table.grid(padding=(0, 2))
     ex.add_row(Text("Keep", style="bold"), compact_hand(st, res.keep, res.ranking))
     ex.add_row(Text("Discard", style="bold"), compact_hand(st, res.discard, res.ranking))

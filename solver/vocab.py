@@ -227,6 +227,15 @@ def parse_contract(text: str) -> Contract:
     return Contract(level, strain, ranking, doubled)
 
 
+def names_ranking(text: str) -> bool:
+    """Whether the text of a contract names its direction (``4NT↓``,
+    ``4 NT up``, ``3 no-trump downtown``), which parse_contract otherwise
+    takes to be up; False for text that is no contract."""
+    t = suit_letters(text.strip()).upper()
+    m = _CONTRACT_RE.fullmatch(t) or _BID_NAME_RE.fullmatch(t)
+    return bool(m and m.group("dir"))
+
+
 def is_bid(contract: Contract) -> bool:
     """A bid whist bid: not Pass, a level 1 to 7."""
     return not getattr(contract, "passed", False) and 1 <= contract.level <= 7

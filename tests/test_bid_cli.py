@@ -322,3 +322,31 @@ def test_an_empty_or_unknown_deal_or_kitty_tag_is_named_as_such(tmp_path):
     assert "missing" not in r.stderr and "no Deal tag" not in r.stderr
     p.write_text('[Board "5"]\n[Trump "S"]\n')
     assert "board 5: no Deal tag" in run(["solve", str(p)]).stderr
+
+
+def test_a_no_trump_bid_without_direction_that_fails_uptown_is_checked_downtown():
+    # SPEC reads 4NT as uptown, and that is the verdict (and the status);
+    # but a no-trump bidder names the direction after the kitty, so where
+    # uptown fails the downtown verdict is given beside it
+    from support import ROOT
+    f = str(ROOT / "examples" / "bidwhist.pbn")
+    books = {(o["trump"], o["ranking"]): o["books"]
+             for o in json_lines(run(["bid", "--json", "--board", "1", f]))[0]["options"]}
+    assert books[("NT", "up")] < 10 <= books[("NT", "down")]    # (what this test relies on)
+    r = run(["check", "--json", "--board", "1", "--contract", "4NT", f])
+    o = json_lines(r)[0]
+    assert r.exit_code == 1 and o["makeable"] is False and o["books"] == books[("NT", "up")]
+    assert o["downtown"] == {"contract": "4NT\u2193", "contract_ascii": "4NT down",
+                             "makeable": True, "books": books[("NT", "down")]}
+    r = run(["check", "--board", "1", "--contract", "4NT", f])
+    assert r.exit_code == 1
+    assert (f"Downtown, 4NT\u2193: makeable, {books[('NT', 'down')]} books"
+            in " ".join(r.stdout.replace("\u2502", " ").split()))
+    # a direction given, or a bid made uptown: nothing more to say
+    for contract in ("4NT up", "4NT\u2191", "4 no-trump uptown", f"{books[('NT', 'up')] - 6}NT"):
+        r = run(["check", "--json", "--board", "1", "--contract", contract, f])
+        assert "downtown" not in json_lines(r)[0], contract
+    # the file's Contract tag is read the same way
+    text = open(f).read().replace('[Contract "4S"]', '[Contract "4NT"]')
+    r = run(["check", "--json", "--board", "1", "-"], input=text)
+    assert json_lines(r)[0]["downtown"]["makeable"] is True, r.stderr
