@@ -442,6 +442,8 @@ class Run:
                 continue
             for problem in getattr(boards, "problems", ()):
                 self.error(name, problem)
+            for note in getattr(boards, "notes", ()):
+                self.warning(name, note)
             if not boards:
                 if not getattr(boards, "problems", ()):
                     self.error(name, "no boards in this file")

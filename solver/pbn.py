@@ -557,11 +557,13 @@ _VERSION_LINE_RE = re.compile(r"%\s*(PBN\b|EXPORT\s*$|IMPORT\s*$)", re.I)
 
 class PbnBoards(list):
     """The boards of a file (a list), with ``problems``: what is wrong with
-    the file itself though its boards could be read (a corrupt tail)."""
+    the file itself though its boards could be read (a corrupt tail); and
+    ``notes``: what was left out of it that is not wrong (NUL padding)."""
 
-    def __init__(self, boards=(), problems=()):
+    def __init__(self, boards=(), problems=(), notes=()):
         super().__init__(boards)
         self.problems = list(problems)
+        self.notes = list(notes)
 
 
 _BOMS = (
@@ -638,11 +640,40 @@ def input_limit() -> int:
     return max(1, int(mb * (1 << 20)))
 
 
+# NUL bytes after the text that are read as padding, at most: a copy that
+# preallocated its file, or a disk image, ends the text with NUL bytes to
+# the end of a block (4 KB to 1 MB); a megabyte more of them is binary data.
+_PADDING_MAX = 1 << 20
+
+
+def _padding(f, data: bytes) -> Optional[int]:
+    """``data`` was read from ``f`` up to a piece holding a NUL byte: the
+    number of NUL bytes from the first to the end of the input, when they
+    are all there is after a text that holds a tag and ends at a line end
+    (padding: the text is whole); else None (binary data, read as far as
+    it was).  A text that ends inside a line was cut, padded or not."""
+    nul = data.find(b"\x00")
+    if (data.count(0, nul) != len(data) - nul or not data[:nul].endswith(b"\n")
+            or not _TAG_OPEN_RE.search(data, 0, nul)):
+        return None
+    seen = len(data) - nul
+    while seen <= _PADDING_MAX:
+        piece = f.read(_READ_CHUNK)
+        if not piece:
+            return seen
+        if piece.count(0) != len(piece):
+            return None
+        seen += len(piece)
+    return None
+
+
 def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
     """(the bytes of the binary stream ``f``, whether the reading stopped
-    at binary data before the end): read in pieces, it stops at the first
-    piece holding a NUL byte (unless the input starts with a UTF-16 or
-    UTF-32 byte order mark), since nothing after it is read as PBN; more
+    at binary data before the end, the NUL bytes of padding left out):
+    read in pieces, it stops at the first piece holding a NUL byte (unless
+    the input starts with a UTF-16 or UTF-32 byte order mark), since
+    nothing after it is read as PBN, unless they are padding (_padding);
+    more
     than ``limit`` bytes (default :func:`input_limit`) raise
     :class:`WhistError`."""
     limit = input_limit() if limit is None else limit
@@ -652,14 +683,16 @@ def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
     while True:
         piece = f.read(_READ_CHUNK)
         if not piece:
-            return b"".join(parts), False
+            return b"".join(parts), False, 0
         parts.append(piece)
         total += len(piece)
         if wide is None and total >= 4:
             head = b"".join(parts)[:4]
             wide = any(head.startswith(bom) for bom, _codec in _BOMS)
         if wide is False and b"\x00" in piece:
-            return b"".join(parts), True
+            data = b"".join(parts)
+            padded = _padding(f, data)
+            return (data, True, 0) if padded is None else (data[:data.find(b"\x00")], False, padded)
         if total > limit:
             raise WhistError(f"{name}: more than {limit / (1 << 20):g} MB: not read (split it into "
                              "smaller files, or set WHIST_SOLVE_MAX_INPUT_MB)")
@@ -723,7 +756,7 @@ def read_pbn_file(path: str) -> list[Board]:
         if sys.stdin is None or stdin is None:
             raise WhistError("<stdin>: standard input is closed")
         try:
-            data, cut = read_limited(stdin, name)
+            data, cut, padded = read_limited(stdin, name)
         except OSError as e:
             raise WhistError(f"<stdin>: cannot read standard input ({e.strerror or e})") from None
         size = -1 if cut else None
@@ -731,7 +764,7 @@ def read_pbn_file(path: str) -> list[Board]:
         name = path
         try:
             with open(path, "rb") as f:
-                data, cut = read_limited(f, name)
+                data, cut, padded = read_limited(f, name)
                 size = None
                 if cut:
                     st = os.fstat(f.fileno())
@@ -754,7 +787,11 @@ def read_pbn_file(path: str) -> list[Board]:
         # Constraint, a Play section) would be missed in silence
         boards[-1].errors.append(f"cut short by the binary data at line {text.count(chr(10)) + 1} "
                                  "(the rest of the board is not read)")
-    return PbnBoards(boards, problems)
+    notes = []
+    if padded:
+        notes.append(f"line {text.count(chr(10)) + 1}: {padded} NUL bytes of padding to the end "
+                     "of the file, left out")
+    return PbnBoards(boards, problems, notes)
 
 
 _LAST_GAME_RE = re.compile(r"(?:\A|\n[ \t\r]*\n)((?:(?!\n[ \t\r]*\n).)*)\Z", re.S)

@@ -642,6 +642,32 @@ def test_a_board_cut_by_binary_bytes_is_not_answered(tmp_path):
     assert "cut short" not in result.stderr
 
 
+def test_nul_padding_after_the_last_board_is_left_out_with_a_warning(tmp_path):
+    # a copy that preallocated its file (or a disk image) pads the text
+    # with NUL bytes to the end of a block: the last board, whole, was
+    # refused as cut short by binary data
+    good = GOOD + board("2", TWO, '[Trump "NT"]', '[Leader "N"]')
+    text = good.rstrip("\n") + "\n"          # (no empty line after the last board)
+    path = write(tmp_path, "pad.pbn", text.encode() + b"\x00" * 3000)
+    n_lines = text.count("\n") + 1
+    for args, name in (([path], "pad.pbn"), (["-"], "<stdin>")):
+        result = run(["solve", *args, "--json"], input=(text.encode() + b"\x00" * 3000)
+                     if args == ["-"] else None)
+        assert result.exit_code == 0, result.stderr
+        assert [o["board"] for o in json_lines(result)] == ["1", "2"]
+        assert (f"{name}: line {n_lines}: 3000 NUL bytes of padding to the end of the "
+                "file, left out") in " ".join(result.stderr.split()), result.stderr
+    # NUL bytes and then anything else, or a text that stops inside a line:
+    # binary data, as before (a board cut short is not answered)
+    for tail, cut in ((b"\x00" * 3000 + b"x", text), (b"\x00" * 3000, text[:-4])):
+        path = write(tmp_path, "bad.pbn", cut.encode() + tail)
+        result = run(["solve", path, "--json"])
+        assert result.exit_code == 2 and "binary data" in result.stderr, result.stderr
+        assert [o["board"] for o in json_lines(result)] == ["1"]
+        assert "board 2: cut short by the binary data" in result.stderr
+        assert "NUL bytes of padding" not in result.stderr
+
+
 # ---- 13: inputs too big, or without end ------------------------------------------------
 
 def test_good_boards_then_a_long_binary_tail_is_not_read_to_its_end(tmp_path):
