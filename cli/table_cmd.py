@@ -33,6 +33,22 @@ from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, stri
 
 CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
 
+# A spreadsheet reads a cell that starts with one of these as a formula
+# (`=HYPERLINK(...)` in a board label from someone else's file): such text
+# gets a leading apostrophe, which spreadsheets show as text and hide.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell of --csv: kept as written unless a spreadsheet would run
+    it as a formula (a number such as -3 is left alone)."""
+    if value.startswith(_FORMULA_START):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
 
 def table(
     files: List[str] = FILES_ARG,
@@ -226,7 +242,7 @@ def _table_board(run: Run, where: str, board, hands, result, strains, rankings,
             for s in strains:
                 for r in rankings:
                     row = table[s][r]
-                    writer.writerow([board.label, deal, s, r, *(row[seat] for seat in SEATS),
+                    writer.writerow([csv_text(board.label), deal, s, r, *(row[seat] for seat in SEATS),
                                      "" if p is None else p.score,
                                      "" if p is None else p.text().split(": ", 1)[1]])
             sys.stdout.flush()

@@ -153,6 +153,21 @@ def test_csv_read_back():
     assert r.exit_code == 2
 
 
+def test_csv_board_labels_a_spreadsheet_would_run_as_formulas_are_quoted(tmp_path):
+    # a label from someone else's file that starts like a formula gets a
+    # leading apostrophe (shown as text); a number such as -3 does not
+    p = tmp_path / "f.pbn"
+    deal = '[Deal "N:A... K... Q... J..."]\n'
+    labels = ['=HYPERLINK("http://x","a")', "+1+1", "@sum", "-3", "1", "Round 2"]
+    # (PBN escapes a quote in a value with a backslash)
+    p.write_text("\n".join(f'[Board "{x.replace(chr(34), chr(92) + chr(34))}"]\n{deal}'
+                           for x in labels))
+    r = run(["table", "--csv", "--strain", "S", str(p)])
+    assert r.exit_code == 0, r.stderr
+    got = [row["board"] for row in csv.DictReader(io.StringIO(r.stdout))]
+    assert got == ["'" + labels[0], "'+1+1", "'@sum", "-3", "1", "Round 2"]
+
+
 def test_summary_lines():
     r = run(["table", BRIDGE])
     last = r.stderr.strip().splitlines()[-1]
