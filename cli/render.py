@@ -1395,7 +1395,9 @@ def play_goal_result(goal, got: int) -> Text:
         if total > whole:
             t.append(f" with {plural(total - whole, 'overtrick')}")
     else:
-        t = Text(f"Goal {side} {need}: {side} took {got}, ")
+        # (a Goal tag counts from the loaded position, not from the deal's
+        # start: "took 2" beside a score of 3 needs saying so)
+        t = Text(f"Goal {side} {need} (from the loaded position): {side} took {got} from there, ")
         t.append("reached" if got >= need else "missed", style=style)
     t.append(".")
     return t

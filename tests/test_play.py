@@ -451,3 +451,15 @@ def test_the_big_joker_typed_for_the_jack_of_hearts(tmp_path):
     p.write_text('[Board "1"]\n[Deal "N:.J.. .Q.. .K.. .A.."]\n[Trump "NT"]\n[Leader "N"]\n')
     r = run(["play", str(p)], input="jh\nquit\n")
     assert "no joker is in play; the jack of hearts is HJ" in " ".join(r.stdout.split())
+
+
+def test_a_goal_tag_end_line_says_it_counts_from_the_loaded_position(tmp_path):
+    # N-S won the played trick before the loaded position: the score says
+    # N-S 2 at the end, the goal of 1 counts the one trick from there
+    p = tmp_path / "g.pbn"
+    p.write_text('[Board "1"]\n[Deal "N:AK... QJ... 32... T9..."]\n[Trump "NT"]\n[Leader "W"]\n'
+                 '[Goal "NS 1"]\n[Play "W"]\nS9 SA SJ S3\n*\n')
+    r = run(["play", str(p)], input="\n\n\n\n\n")
+    assert r.exit_code == 0, r.stderr
+    assert "The play is over: N-S 2, E-W 0" in r.stdout
+    assert "Goal N-S 1 (from the loaded position): N-S took 1 from there, reached." in r.stdout
