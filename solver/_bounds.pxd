@@ -2,11 +2,12 @@
 # answer "can N-S take the target?" from tricks one side surely takes,
 # without searching.
 #
-# For the side on lead: cash (a hand's own top cards), quick_tricks (the
-# best of cashing, crossing to partner's winners, trump length and top
+# For the side on lead: quick_tricks (the best of a hand cashing its own
+# top cards, crossing to partner's winners, trump length and top
 # trumps, side-suit winners then trumps, partner_ruff, guarded_trump).  For
 # the side not on lead: other_tricks (top trumps, trump length,
-# every_lead_loses, guarded_trump; at no-trump win_and_cash for each lead).
+# every_lead_loses, guarded_trump; at no-trump win_and_cash for each lead,
+# with cash_nt).
 # Each bound also reports W, the cards whose ranks it relied on, so a
 # stored table entry stays valid for every position that agrees on them
 # (see _engine.pyx).
@@ -15,69 +16,86 @@
 # otherwise), p its partner, lho and rho its left- and right-hand
 # opponents; s is a suit and b a card's power in it; a parameter w
 # receives the W of the count returned.
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 from _types cimport Ctx, TrickState, JOKERS, NSUITS
-from _bits cimport popc, lowbit, highbit, present, owner
+from _bits cimport popc, lowbit, highbit, present, owner, pdep32
+
+cdef extern from *:
+    """
+    #include <string.h>
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #endif
+    /* The cards of the four suits of one hand (hand[seat][0..3]) as one word. */
+    static inline unsigned long long ws_hand4(const unsigned short* p) {
+        unsigned long long x; memcpy(&x, p, 8); return x;
+    }
+    /* In a hand4 word: the top bit of each suit (never a card: powers go up to 14), and the bits below it. */
+    #define LANE_TOPS 0x8000800080008000ull
+    #define LANE_LOWS 0x7FFF7FFF7FFF7FFFull
+    /* Gather the bits of x selected by m into the low bits (64 bits). */
+    static inline unsigned long long ws_pext64(unsigned long long x, unsigned long long m) {
+    #if defined(__BMI2__)
+        return _pext_u64(x, m);
+    #else
+        unsigned long long r = 0, bit = 1;
+        while (m) { if (x & m & (0ull - m)) r |= bit; m &= m - 1; bit <<= 1; }
+        return r;
+    #endif
+    }
+    """
+    uint64_t ws_hand4(const uint16_t* p) nogil
+    uint64_t ws_pext64(uint64_t x, uint64_t m) nogil
+    const uint64_t LANE_TOPS
+    const uint64_t LANE_LOWS
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef inline uint32_t top_k(uint32_t x, int k) noexcept nogil:
+    """The k highest cards of x (all of x when it has no more than k)."""
+    cdef int n = popc(x) - k
+    if n <= 0:
+        return x
+    return pdep32(0xFFFFFFFFu << n, x)
+
+
+cdef inline uint32_t top_suits(uint64_t mine, uint64_t pres) noexcept nogil:
+    """The suits (bit per suit) where the cards `mine` (a hand4 word) hold
+    the top card of those left (`pres`)."""
+    cdef uint64_t above = (mine | LANE_TOPS) - (pres ^ mine)   # bit 15 of a suit: mine >= the others' cards
+    return <uint32_t> ws_pext64(above & (mine + LANE_LOWS) & LANE_TOPS,
+                                LANE_TOPS)
+
+
+cdef inline int cards_held(Ctx* c, int h) noexcept nogil:
+    """Cards of seat h, the no-trump jokers included."""
+    return __builtin_popcountll(ws_hand4(&c.hand[h][0])) + popc(c.hand[h][JOKERS])
 
 cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
     """Cards of seat h outside the trump suit."""
-    cdef int s, n = 0
-    for s in range(NSUITS):
-        if s != c.trump:
-            n += popc(c.hand[h][s])
-    return n
+    return cards_held(c, h) - popc(c.hand[h][c.trump])
 
 
-cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
-                     int* suit_tricks, uint32_t* suit_ranked, uint64_t* must) noexcept nogil:
-    """Tricks seat h can cash one after another with its own top cards
-    (cards higher than every card of the suit in the other three hands; the
-    smaller cards too once the top ones outlast every other hand), counting
-    a side suit only as long as no opponent with trumps is void in it,
-    unless h has the top trumps to draw the opponents' trumps first.
-
-    Sets w to the cards counted where they beat other cards, `entries` to
-    the suits (bit per suit) where a small card led by partner would reach a
-    winner of h straight away (no ruff possible), and `side` to the tricks
-    counted outside the trump suit.  suit_tricks[s] and suit_ranked[s]
-    receive the tricks counted in each suit and the cards among them whose
-    rank matters; `must` the top trumps that draw the opponents' trumps when
-    some side suit's count relies on it."""
-    cdef int s, count, unruffed, longest, length, ruff_after, excess, opp
-    cdef uint32_t mine, others, counted, winners
-    cdef int trump = c.trump
-    cdef int total = 0
-    cdef int drawn = 0
-    cdef uint32_t drawers = 0
-    w[0] = 0
-    entries[0] = 0
-    side[0] = 0
-    must[0] = 0
+cdef inline int cash_nt(Ctx* c, int h, int* suit_tricks, uint32_t* suit_ranked) noexcept nogil:
+    """At no-trump: tricks seat h can cash one after another with its own
+    top cards (cards higher than every card of the suit in the other three
+    hands; the smaller cards too once the top ones outlast every other
+    hand).  suit_tricks[s] and suit_ranked[s] receive the tricks counted in
+    each suit and the cards among them whose rank matters (the top winners,
+    as many as the longest other hand holds cards of the suit)."""
+    cdef uint64_t pres4 = ws_hand4(&c.pres[0])
+    cdef uint32_t tops = top_suits(ws_hand4(&c.hand[h][0]), pres4)
+    cdef uint32_t mine, others
+    cdef int s, count, cnt0, longest, length, total = 0
     for s in range(4):
         suit_tricks[s] = 0
         suit_ranked[s] = 0
-    if trump >= 0 and c.hand[h][trump]:
-        # can h draw the opponents' trumps with its top trumps?
-        others = present(c, trump) & ~c.hand[h][trump]
-        drawers = c.hand[h][trump] & ~((2u << highbit(others)) - 1) if others else 0
-        count = popc(drawers) if others else popc(c.hand[h][trump])
-        longest = popc(c.hand[(h + 1) & 3][trump])
-        length = popc(c.hand[(h + 3) & 3][trump])
-        drawn = count >= longest and count >= length
-    for s in range(4):
+    while tops:
+        s = lowbit(tops)
+        tops &= tops - 1
         mine = c.hand[h][s]
-        if not mine:
-            continue
-        others = present(c, s) & ~mine
-        if others:
-            counted = mine & ~((2u << highbit(others)) - 1)
-        else:
-            counted = mine
-        count = popc(counted)
-        if count == 0:
-            continue
-        winners = counted              # the cards that win by rank
+        others = c.pres[s] ^ mine
         longest = popc(c.hand[(h + 1) & 3][s])
         length = popc(c.hand[(h + 2) & 3][s])
         if length > longest:
@@ -85,48 +103,14 @@ cdef inline int cash(Ctx* c, int h, uint64_t* w, uint32_t* entries, int* side,
         length = popc(c.hand[(h + 3) & 3][s])
         if length > longest:
             longest = length
-        if count >= longest:
-            # the top cards outlast every other hand's cards of the suit:
-            # the small ones win too, by length
-            counted = mine
-            count = popc(mine)
-        unruffed = count
-        if trump >= 0 and s != trump:
-            # the tricks before an opponent with trumps is void in the suit
-            ruff_after = 99
-            opp = (h + 1) & 3
-            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
-                ruff_after = popc(c.hand[opp][s])
-            opp = (h + 3) & 3
-            if c.hand[opp][trump] and popc(c.hand[opp][s]) < ruff_after:
-                ruff_after = popc(c.hand[opp][s])
-            if unruffed > ruff_after:
-                unruffed = ruff_after
-            if count > ruff_after:
-                if drawn:
-                    must[0] = (<uint64_t> drawers) << (16 * trump)
-                else:
-                    # the top `ruff_after` of them still win
-                    excess = count - ruff_after
-                    while excess > 0:
-                        counted &= counted - 1
-                        excess -= 1
-                    count = ruff_after
-        if count == 0:
-            continue
-        suit_tricks[s] = count
+        count = popc(mine)
         if others:
-            # only the top `longest` winners win by rank: after that many
-            # rounds the other hands have no card of the suit left
-            winners &= counted
-            while popc(winners) > longest:
-                winners &= winners - 1
-            suit_ranked[s] = winners
-            w[0] |= (<uint64_t> winners) << (16 * s)
-        if unruffed > 0:
-            entries[0] |= 1u << s
-        if s != trump:
-            side[0] += count
+            cnt0 = popc(mine & ~((2u << highbit(others)) - 1))
+            # only the top `longest` winners win by rank
+            suit_ranked[s] = top_k(mine, cnt0 if cnt0 < longest else longest)
+            if cnt0 < longest:
+                count = cnt0
+        suit_tricks[s] = count
         total += count
     return total
 
@@ -149,35 +133,29 @@ cdef inline int top_trumps(Ctx* c, int h, uint64_t* w) noexcept nogil:
     one: the side takes at least as many as its longer trump hand holds
     trumps, up to the length of the run."""
     cdef int trump = c.trump
-    cdef uint32_t left = present(c, trump)      # trumps not yet in the run
-    cdef uint32_t ours, run
-    cdef int holder, tricks = 0, b, longer, length
+    cdef uint32_t pres = present(c, trump)
+    cdef uint32_t mine = c.hand[h][trump], partners = c.hand[h ^ 2][trump]
+    cdef uint32_t ours = mine | partners
+    cdef uint32_t theirs = pres ^ ours
+    cdef uint32_t run
+    cdef int tricks, longer
     w[0] = 0
-    if not left:
-        return 0
-    holder = owner(c, trump, highbit(left))
-    if (holder & 1) != (h & 1):
-        return 0
-    ours = c.hand[holder][trump] | c.hand[holder ^ 2][trump]
-    run = 0
-    while left:
-        b = highbit(left)
-        if not ((ours >> b) & 1):
-            break
-        run |= 1u << b
-        left &= ~(1u << b)
-        tricks += 1
-    longer = popc(c.hand[holder][trump])
-    length = popc(c.hand[holder ^ 2][trump])
-    if longer < length:
-        longer = length
+    if not (ours > theirs):
+        return 0                    # (no trumps left, or the top one is theirs)
+    longer = popc(mine)
+    tricks = popc(partners)
+    if longer < tricks:
+        longer = tricks
+    if not theirs:
+        tricks = popc(pres)
+        return tricks if tricks < longer else longer
+    # the run: our trumps above their top one
+    run = pres & ~((2u << highbit(theirs)) - 1)
+    tricks = popc(run)
     if tricks > longer:
         tricks = longer
-    if left:
-        # the top `tricks` trumps of the run are all the count needs
-        while popc(run) > tricks:
-            run &= run - 1
-        w[0] = (<uint64_t> run) << (16 * trump)
+    # the top `tricks` trumps of the run are all the count needs
+    w[0] = (<uint64_t> top_k(run, tricks)) << (16 * trump)
     return tricks
 
 
@@ -223,6 +201,51 @@ cdef enum:
     BEST_BOTH = 3      # h cashing first, then crossing to partner
 
 
+cdef inline uint64_t ranked_cards(uint32_t* cards, int* ranked, uint32_t suits) noexcept nogil:
+    """The W of a cashing count of quick_tricks over the suits `suits`: the
+    top ranked[s] cards of cards[s] in each."""
+    cdef uint64_t w = 0
+    cdef int s
+    while suits:
+        s = lowbit(suits)
+        suits &= suits - 1
+        w |= (<uint64_t> top_k(cards[s], ranked[s])) << (16 * s)
+    return w
+
+
+cdef inline uint64_t fewest_counted(int* tricks, uint32_t* cards, int* ranked, uint32_t suits,
+                                    uint32_t unranked, int* want) noexcept nogil:
+    """fewest_cards for the suits `suits` of quick_tricks' cashing counts
+    (`unranked`: the suits where no rank matters)."""
+    cdef uint64_t w = 0
+    cdef int s, taken
+    cdef uint32_t m = suits & unranked
+    while m:
+        s = lowbit(m)
+        m &= m - 1
+        want[0] -= tricks[s]
+    m = suits & ~unranked
+    while m and want[0] > 0:
+        s = lowbit(m)
+        m &= m - 1
+        taken = tricks[s] if tricks[s] < want[0] else want[0]
+        want[0] -= taken
+        w |= (<uint64_t> top_k(cards[s], taken if taken < ranked[s] else ranked[s])) << (16 * s)
+    return w
+
+
+cdef enum:
+    # Where quick_tricks' count (and so its W) came from
+    FROM_CASH = 0      # the best of the cashing counts (best_count says which)
+    FROM_TRUMPS = 1    # the trump tricks alone
+    FROM_OWN_TRUMPS = 2  # h's side-suit winners, then the trump tricks
+    FROM_SET = 3       # partner_ruff or guarded_trump (W set by them)
+    # Whose cashing the best count uses
+    SRC_OWN = 0
+    SRC_PARTNER = 1
+    SRC_BOTH = 2
+
+
 cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogil:
     """Sure tricks for the side of h, on lead: the best of h cashing its
     own top cards; h leading to partner's top cards in a suit where h has a
@@ -231,21 +254,143 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
 
     In a trump contract a hand whose partner cashes side-suit winners must
     never be forced to ruff one (it would take the lead): the count of such
-    winners is limited by that hand's cards outside the trump suit."""
-    cdef uint64_t w_own, w_partner
-    cdef uint32_t entries_own, entries_partner, h_suits
-    cdef int p = (h + 2) & 3, s, trump = c.trump
-    cdef int side_own, side_partner, room, partner_alone, both, spare
-    cdef int tricks_own[4]
-    cdef int tricks_partner[4]
-    cdef uint32_t ranked_own[4]
-    cdef uint32_t ranked_partner[4]
-    cdef uint64_t must_own, must_partner, w_entry = 0
-    cdef int own = cash(c, h, w, &entries_own, &side_own, tricks_own, ranked_own, &must_own)
-    cdef int partner = cash(c, p, &w_partner, &entries_partner, &side_partner, tricks_partner,
-                            ranked_partner, &must_partner)
-    cdef int best, best_count = BEST_OWN, want, tricks, by_trumps, by_length
-    cdef uint64_t w_trumps
+    winners is limited by that hand's cards outside the trump suit.
+
+    A hand cashes one after another its cards higher than every card of
+    the suit in the other three hands (the smaller cards too once the top
+    ones outlast every other hand), counting a side suit only as long as no
+    opponent with trumps is void in it, unless the hand has the top trumps
+    to draw the opponents' trumps first (`must`: those trumps join W).  h
+    and partner are counted in one pass over the suits where one of them
+    holds the top card (only that hand cashes there).  Per suit the count,
+    the hand's cards and how many of its top cards count by rank are kept,
+    and w is made from them only when the count reaches `need` (the caller
+    reads it only then; below it w is left 0 or as set)."""
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
+    cdef int s, trump = c.trump, x, draw_seat = -1
+    cdef uint32_t mine, others, bit, tmine, tothers, own_top, partner_top, cashing, ruffed
+    cdef uint64_t hand_h, hand_p, pres4
+    cdef int count, cnt0, longest, ll, lr, unruffed, ruff_after, k
+    cdef int lho_ruffs = 0, rho_ruffs = 0, lt_len = 0, rt_len = 0
+    cdef uint32_t own_suits = 0, partner_suits = 0, unranked = 0, entries_partner = 0, h_suits = 0
+    cdef uint32_t cards[4]
+    cdef int tricks_s[4]
+    cdef int ranked[4]
+    cdef int own = 0, partner = 0, side_own = 0, side_partner = 0
+    cdef uint64_t must_own = 0, must_partner = 0, must_w = 0, w_trumps = 0
+    cdef int room, partner_alone, both, spare, best, best_count = BEST_OWN, src = SRC_OWN
+    cdef int entry = -1, want, tricks, by_trumps, by_length, final = FROM_CASH
+    hand_h = ws_hand4(&c.hand[h][0])
+    hand_p = ws_hand4(&c.hand[p][0])
+    pres4 = ws_hand4(&c.pres[0])
+    h_suits = <uint32_t> ws_pext64((hand_h + LANE_LOWS) & LANE_TOPS, LANE_TOPS)
+    own_top = top_suits(hand_h, pres4)
+    partner_top = top_suits(hand_p, pres4)
+    if trump >= 0:
+        lho_ruffs = c.hand[lho][trump] != 0
+        rho_ruffs = c.hand[rho][trump] != 0
+        lt_len = popc(c.hand[lho][trump])
+        rt_len = popc(c.hand[rho][trump])
+        # can the hand (h or partner) with the top trump draw the
+        # opponents' trumps with its top trumps?
+        if (own_top | partner_top) >> trump & 1:
+            x = (partner_top >> trump) & 1
+            tmine = c.hand[h + 2 * x & 3][trump]
+            tothers = c.pres[trump] ^ tmine
+            if tothers:
+                tmine &= ~((2u << highbit(tothers)) - 1)
+                count = popc(tmine)
+            else:
+                count = popc(tmine)
+                tmine = 0
+            if count >= lt_len and count >= rt_len:
+                draw_seat = x
+                must_w = (<uint64_t> tmine) << (16 * trump)
+        # side suits where an opponent with trumps is void: nothing cashes
+        # there (unless the hand draws trumps first)
+        ruffed = 0
+        if lho_ruffs:
+            ruffed = ~ws_pext64(ws_hand4(&c.hand[lho][0]) + LANE_LOWS, LANE_TOPS)
+        if rho_ruffs:
+            ruffed |= ~ws_pext64(ws_hand4(&c.hand[rho][0]) + LANE_LOWS, LANE_TOPS)
+        ruffed &= ~(1u << trump)
+        if draw_seat != 0:
+            own_top &= ~ruffed
+        if draw_seat != 1:
+            partner_top &= ~ruffed
+    cashing = own_top | partner_top
+    while cashing:
+        s = lowbit(cashing)
+        bit = 1u << s
+        cashing &= cashing - 1
+        x = (partner_top >> s) & 1
+        if x:
+            mine = c.hand[p][s]
+            longest = popc(c.hand[h][s])
+        else:
+            mine = c.hand[h][s]
+            longest = popc(c.hand[p][s])
+        others = c.pres[s] ^ mine
+        ll = popc(c.hand[lho][s])
+        lr = popc(c.hand[rho][s])
+        if ll > longest:
+            longest = ll
+        if lr > longest:
+            longest = lr
+        if others:
+            cnt0 = popc(mine & ~((2u << highbit(others)) - 1))
+        else:
+            cnt0 = popc(mine)
+        count = cnt0
+        if cnt0 >= longest:
+            count = popc(mine)
+        unruffed = count
+        if trump >= 0 and s != trump:
+            ruff_after = 99
+            if lho_ruffs:
+                ruff_after = ll
+            if rho_ruffs and lr < ruff_after:
+                ruff_after = lr
+            if unruffed > ruff_after:
+                unruffed = ruff_after
+            if count > ruff_after:
+                if x == draw_seat:
+                    if x == 0:
+                        must_own = must_w
+                    else:
+                        must_partner = must_w
+                else:
+                    count = ruff_after
+            if count == 0:
+                own_top &= ~bit
+                partner_top &= ~bit
+                continue
+            if x == 0:
+                side_own += count
+            else:
+                side_partner += count
+        cards[s] = mine
+        tricks_s[s] = count
+        if others:
+            k = cnt0
+            if count < k:
+                k = count
+            if longest < k:
+                k = longest
+            ranked[s] = k
+        else:
+            unranked |= bit
+        if x == 0:
+            own += count
+        else:
+            partner += count
+            if unruffed > 0:
+                entries_partner |= bit
+    own_suits = own_top
+    partner_suits = partner_top
+    if trump < 0:
+        side_own = own
+        side_partner = partner
     if trump >= 0 and c.hand[p][trump]:
         room = nontrumps(c, p)
         if side_own > room:
@@ -253,15 +398,9 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             side_own = room
             best_count = BEST_TRIMMED
     best = own
-    w_own = w[0]
-    h_suits = 0
-    for s in range(4):
-        if c.hand[h][s]:
-            h_suits |= 1u << s
     if h_suits & entries_partner:
         # the entry: partner's top card of a suit where h has a card
-        s = lowbit(h_suits & entries_partner)
-        w_entry = (<uint64_t> (1u << highbit(c.hand[p][s]))) << (16 * s)
+        entry = lowbit(h_suits & entries_partner)
         # partner alone, h leading a small card to it
         partner_alone = partner
         if trump >= 0 and c.hand[h][trump]:
@@ -272,13 +411,11 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
                 partner_alone = partner - (side_partner - room)
         if partner_alone > best:
             best = partner_alone
-            w[0] = w_partner
+            src = SRC_PARTNER
             best_count = BEST_PARTNER if partner_alone == partner else BEST_TRIMMED
         # h cashes first, then crosses to partner: partner needs a card to
         # play to each of h's tricks besides its own winners
-        spare = -partner
-        for s in range(NSUITS):
-            spare += popc(c.hand[p][s])
+        spare = cards_held(c, p) - partner
         if spare >= own:
             both = partner
             if trump >= 0 and popc(c.hand[h][trump]) > own - side_own:
@@ -290,39 +427,58 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             both += own
             if both > best:
                 best = both
-                w[0] = w_own | w_partner
+                src = SRC_BOTH
                 best_count = BEST_BOTH if (both - own) == partner and best_count != BEST_TRIMMED \
                     else BEST_TRIMMED
     tricks = best
-    if tricks >= need and need > 0:
-        want = need
-        if best_count == BEST_OWN:
-            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
-        elif best_count == BEST_PARTNER:
-            w[0] = fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
-        elif best_count == BEST_BOTH:
-            w[0] = fewest_cards(tricks_own, ranked_own, &want) | must_own
-            w[0] |= fewest_cards(tricks_partner, ranked_partner, &want) | must_partner | w_entry
-    if c.trump >= 0:
+    if trump >= 0:
         # the side's sure trump tricks, alone or after h has cashed its
         # side-suit winners (when those need no trumps drawn, the opponents
         # follow suit to them and partner discards no trump: the trumps
         # are as they were)
-        by_length = trump_length(c, h)
+        by_length = popc(c.hand[h][trump])
+        k = popc(c.hand[p][trump])
+        if k > by_length:
+            by_length = k
+        by_length -= lt_len + rt_len
         by_trumps = top_trumps(c, h, &w_trumps)
         if by_length >= by_trumps:
             by_trumps = by_length
             w_trumps = 0
         if by_trumps > tricks:
             tricks = by_trumps
-            w[0] = w_trumps
+            final = FROM_TRUMPS
         if must_own == 0 and side_own > 0 and by_trumps > 0 and side_own + by_trumps > tricks:
             tricks = side_own + by_trumps
-            w[0] = w_own | w_trumps
+            final = FROM_OWN_TRUMPS
         if tricks == 0:
+            final = FROM_SET
             tricks = partner_ruff(c, h, w)
-        if tricks == 0:
-            tricks = guarded_trump(c, h, 1, w)
+            if tricks == 0:
+                tricks = guarded_trump(c, h, 1, w)
+    if tricks >= need:
+        if final == FROM_CASH:
+            if need > 0 and best_count != BEST_TRIMMED:
+                want = need
+                if best_count == BEST_OWN:
+                    w[0] = fewest_counted(tricks_s, cards, ranked, own_suits, unranked, &want) | must_own
+                else:
+                    w[0] = (<uint64_t> (1u << highbit(c.hand[p][entry]))) << (16 * entry)
+                    if best_count == BEST_BOTH:
+                        w[0] |= fewest_counted(tricks_s, cards, ranked, own_suits, unranked, &want) | must_own
+                    w[0] |= fewest_counted(tricks_s, cards, ranked, partner_suits, unranked, &want) | must_partner
+            elif src == SRC_OWN:
+                w[0] = ranked_cards(cards, ranked, own_suits & ~unranked)
+            elif src == SRC_PARTNER:
+                w[0] = ranked_cards(cards, ranked, partner_suits & ~unranked)
+            else:
+                w[0] = ranked_cards(cards, ranked, (own_suits | partner_suits) & ~unranked)
+        elif final == FROM_TRUMPS:
+            w[0] = w_trumps
+        elif final == FROM_OWN_TRUMPS:
+            w[0] = ranked_cards(cards, ranked, own_suits & ~unranked) | w_trumps
+    elif final != FROM_SET:
+        w[0] = 0
     if tricks > c.st.left:
         tricks = c.st.left
     return tricks
@@ -402,13 +558,8 @@ cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w, int enoug
     tricks use (fewest_cards: only the cashed tricks the caller needs)."""
     cdef uint32_t pres = present(c, s)
     cdef int top, winner, tricks, want
-    cdef uint64_t w_cash
-    # (what cash reports besides, unused here)
-    cdef uint32_t entries
-    cdef int side
     cdef int suit_tricks[4]
     cdef uint32_t suit_ranked[4]
-    cdef uint64_t must
     w[0] = 0
     if not pres:
         return 0
@@ -419,7 +570,7 @@ cdef inline int win_and_cash(Ctx* c, int s, int h, int p, uint64_t* w, int enoug
     # the winner leads next without the card it won with
     c.hand[winner][s] &= ~(1u << top)
     c.pres[s] &= ~(1u << top)
-    tricks = cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+    tricks = cash_nt(c, winner, suit_tricks, suit_ranked)
     c.hand[winner][s] |= 1u << top
     c.pres[s] |= 1u << top
     want = enough - 1
@@ -437,14 +588,15 @@ cdef inline int every_lead_loses(Ctx* c, int h, uint64_t* w) noexcept nogil:
     trick with the top card of the suit (a trump lead: the top trump; a
     side suit: its top card, partner unable to ruff), else 0."""
     cdef int trump = c.trump, s, p = (h + 2) & 3
-    cdef uint32_t pres
+    cdef uint32_t pres, ours
     cdef uint64_t tops = 0
     for s in range(4):
         if not c.hand[h][s]:
             continue
         pres = present(c, s)
-        if (owner(c, s, highbit(pres)) & 1) == (h & 1):
-            return 0
+        ours = c.hand[h][s] | c.hand[p][s]
+        if ours > (pres ^ ours):
+            return 0                # the side holds the top card
         if s != trump and not c.hand[p][s] and c.hand[p][trump]:
             return 0
         tops |= (<uint64_t> (1u << highbit(pres))) << (16 * s)
@@ -562,11 +714,6 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
     cdef int ns_turn = (h & 1) == 0
     cdef uint32_t ours, third_cards
     cdef int top, winner, tricks, need, want
-    cdef uint64_t w_cash
-    # (what cash reports besides, unused here)
-    cdef uint64_t must
-    cdef uint32_t entries
-    cdef int side
     cdef int suit_tricks[4]
     cdef uint32_t suit_ranked[4]
     w[0] = 0
@@ -590,7 +737,7 @@ cdef inline int second_hand_bound(Ctx* c, int target, uint64_t* w) noexcept nogi
             winner = h if (c.hand[h][led] >> top) & 1 else p
             c.hand[winner][led] &= ~(1u << top)
             c.pres[led] &= ~(1u << top)
-            tricks += cash(c, winner, &w_cash, &entries, &side, suit_tricks, suit_ranked, &must)
+            tricks += cash_nt(c, winner, suit_tricks, suit_ranked)
             c.hand[winner][led] |= 1u << top
             c.pres[led] |= 1u << top
             if tricks < need:
