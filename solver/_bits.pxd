@@ -2,10 +2,10 @@
 # set bit, bit extract and deposit, and the two questions every part of the
 # search asks of a suit (which of its cards are still held, and by whom).
 #
-# A suit held by a seat is a 16-bit mask of card powers (see _types.pxd);
-# these helpers are the only place where masks meet processor instructions
+# A suit held by a seat is a 16-bit mask of card powers (see _types.pxd),
+# and four_suits reads a hand's four suits as one 64-bit word; these helpers are the only place where masks meet processor instructions
 # (and this file declares the one memory hint the search uses, prefetch).
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 from _types cimport Ctx
 
@@ -53,9 +53,43 @@ cdef extern from *:
     unsigned int pdep32(unsigned int x, unsigned int m) nogil
     unsigned int spread_even(unsigned int x) nogil
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The cards of suits 0-3 of one hand (hand[seat][0..3], or pres[0..3])
+       as one 64-bit word, a 16-bit lane a suit: the bounds ask a question
+       of the four suits at once. */
+    static inline unsigned long long four_suits(const unsigned short* p) {
+        unsigned long long x; memcpy(&x, p, 8); return x;
+    }
+    /* In a four_suits word: the top bit of each lane (never a card: the
+       powers go up to 14), and the bits below it. */
+    #define LANE_TOPS 0x8000800080008000ull
+    #define LANE_LOWS 0x7FFF7FFF7FFF7FFFull
+    /* Bit extract on 64 bits. */
+    static inline unsigned long long pext64(unsigned long long x, unsigned long long m) {
+    #if defined(__BMI2__)
+        return _pext_u64(x, m);
+    #else
+        unsigned long long r = 0, bit = 1;
+        while (m) { if (x & m & (0ull - m)) r |= bit; m &= m - 1; bit <<= 1; }
+        return r;
+    #endif
+    }
+    """
+    uint64_t four_suits(const uint16_t* p) nogil
+    uint64_t pext64(uint64_t x, uint64_t m) nogil
+    const uint64_t LANE_TOPS
+    const uint64_t LANE_LOWS
+    int __builtin_popcountll(unsigned long long) nogil
+
 
 cdef inline int popc(uint32_t x) noexcept nogil:
     return __builtin_popcount(x)
+
+
+cdef inline int popc64(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
 
 
 cdef inline int lowbit(uint32_t x) noexcept nogil:

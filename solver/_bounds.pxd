@@ -16,41 +16,11 @@
 # otherwise), p its partner, lho and rho its left- and right-hand
 # opponents; s is a suit and b a card's power in it; a parameter w
 # receives the W of the count returned.
-from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
-from _types cimport Ctx, TrickState, JOKERS, NSUITS
-from _bits cimport popc, lowbit, highbit, present, owner, pdep32
-
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__BMI2__)
-    #include <immintrin.h>
-    #endif
-    /* The cards of the four suits of one hand (hand[seat][0..3]) as one word. */
-    static inline unsigned long long ws_hand4(const unsigned short* p) {
-        unsigned long long x; memcpy(&x, p, 8); return x;
-    }
-    /* In a hand4 word: the top bit of each suit (never a card: powers go up to 14), and the bits below it. */
-    #define LANE_TOPS 0x8000800080008000ull
-    #define LANE_LOWS 0x7FFF7FFF7FFF7FFFull
-    /* Gather the bits of x selected by m into the low bits (64 bits). */
-    static inline unsigned long long ws_pext64(unsigned long long x, unsigned long long m) {
-    #if defined(__BMI2__)
-        return _pext_u64(x, m);
-    #else
-        unsigned long long r = 0, bit = 1;
-        while (m) { if (x & m & (0ull - m)) r |= bit; m &= m - 1; bit <<= 1; }
-        return r;
-    #endif
-    }
-    """
-    uint64_t ws_hand4(const uint16_t* p) nogil
-    uint64_t ws_pext64(uint64_t x, uint64_t m) nogil
-    const uint64_t LANE_TOPS
-    const uint64_t LANE_LOWS
-    int __builtin_popcountll(unsigned long long) nogil
-
+from _types cimport Ctx, TrickState, JOKERS
+from _bits cimport (popc, popc64, lowbit, highbit, present, owner, pdep32, pext64,
+                   four_suits, LANE_TOPS, LANE_LOWS)
 
 cdef inline uint32_t top_k(uint32_t x, int k) noexcept nogil:
     """The k highest cards of x (all of x when it has no more than k)."""
@@ -61,16 +31,16 @@ cdef inline uint32_t top_k(uint32_t x, int k) noexcept nogil:
 
 
 cdef inline uint32_t top_suits(uint64_t mine, uint64_t pres) noexcept nogil:
-    """The suits (bit per suit) where the cards `mine` (a hand4 word) hold
+    """The suits (bit per suit) where the cards `mine` (a four_suits word) hold
     the top card of those left (`pres`)."""
     cdef uint64_t above = (mine | LANE_TOPS) - (pres ^ mine)   # bit 15 of a suit: mine >= the others' cards
-    return <uint32_t> ws_pext64(above & (mine + LANE_LOWS) & LANE_TOPS,
+    return <uint32_t> pext64(above & (mine + LANE_LOWS) & LANE_TOPS,
                                 LANE_TOPS)
 
 
 cdef inline int cards_held(Ctx* c, int h) noexcept nogil:
     """Cards of seat h, the no-trump jokers included."""
-    return __builtin_popcountll(ws_hand4(&c.hand[h][0])) + popc(c.hand[h][JOKERS])
+    return popc64(four_suits(&c.hand[h][0])) + popc(c.hand[h][JOKERS])
 
 cdef inline int nontrumps(Ctx* c, int h) noexcept nogil:
     """Cards of seat h outside the trump suit."""
@@ -84,8 +54,8 @@ cdef inline int cash_nt(Ctx* c, int h, int* suit_tricks, uint32_t* suit_ranked) 
     hand).  suit_tricks[s] and suit_ranked[s] receive the tricks counted in
     each suit and the cards among them whose rank matters (the top winners,
     as many as the longest other hand holds cards of the suit)."""
-    cdef uint64_t pres4 = ws_hand4(&c.pres[0])
-    cdef uint32_t tops = top_suits(ws_hand4(&c.hand[h][0]), pres4)
+    cdef uint64_t pres4 = four_suits(&c.pres[0])
+    cdef uint32_t tops = top_suits(four_suits(&c.hand[h][0]), pres4)
     cdef uint32_t mine, others
     cdef int s, count, cnt0, longest, length, total = 0
     for s in range(4):
@@ -280,10 +250,10 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     cdef uint64_t must_own = 0, must_partner = 0, must_w = 0, w_trumps = 0
     cdef int room, partner_alone, both, spare, best, best_count = BEST_OWN, src = SRC_OWN
     cdef int entry = -1, want, tricks, by_trumps, by_length, final = FROM_CASH
-    hand_h = ws_hand4(&c.hand[h][0])
-    hand_p = ws_hand4(&c.hand[p][0])
-    pres4 = ws_hand4(&c.pres[0])
-    h_suits = <uint32_t> ws_pext64((hand_h + LANE_LOWS) & LANE_TOPS, LANE_TOPS)
+    hand_h = four_suits(&c.hand[h][0])
+    hand_p = four_suits(&c.hand[p][0])
+    pres4 = four_suits(&c.pres[0])
+    h_suits = <uint32_t> pext64((hand_h + LANE_LOWS) & LANE_TOPS, LANE_TOPS)
     own_top = top_suits(hand_h, pres4)
     partner_top = top_suits(hand_p, pres4)
     if trump >= 0:
@@ -310,9 +280,9 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
         # there (unless the hand draws trumps first)
         ruffed = 0
         if lho_ruffs:
-            ruffed = ~ws_pext64(ws_hand4(&c.hand[lho][0]) + LANE_LOWS, LANE_TOPS)
+            ruffed = ~pext64(four_suits(&c.hand[lho][0]) + LANE_LOWS, LANE_TOPS)
         if rho_ruffs:
-            ruffed |= ~ws_pext64(ws_hand4(&c.hand[rho][0]) + LANE_LOWS, LANE_TOPS)
+            ruffed |= ~pext64(four_suits(&c.hand[rho][0]) + LANE_LOWS, LANE_TOPS)
         ruffed &= ~(1u << trump)
         if draw_seat != 0:
             own_top &= ~ruffed
