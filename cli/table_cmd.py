@@ -31,7 +31,10 @@ from .options import (BOARDS_OPT, FILES_ARG, HTML_OPT, JOBS_OPT, JSON_OPT, SCHED
 from .runner import (Parts, Repeat, Repeats, Run, board_json, map_prepared, strip_prefix,
                      worker_threads, writing_out)
 
-CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par")
+# (the file last, as in --json: with several files, boards of one number
+# are told apart)
+CSV_COLUMNS = ("board", "deal", "strain", "ranking", "N", "E", "S", "W", "par_score", "par",
+               "file")
 
 # A spreadsheet reads a cell that starts with one of these as a formula
 # (`=HYPERLINK(...)` in a board label from someone else's file): such text
@@ -244,7 +247,8 @@ def _table_board(run: Run, where: str, board, hands, result, strains, rankings,
                     row = table[s][r]
                     writer.writerow([csv_text(board.label), deal, s, r, *(row[seat] for seat in SEATS),
                                      "" if p is None else p.score,
-                                     "" if p is None else p.text().split(": ", 1)[1]])
+                                     "" if p is None else p.text().split(": ", 1)[1],
+                                     csv_text(board.file)])
             sys.stdout.flush()
         return
     if run.json:

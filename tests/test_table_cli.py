@@ -137,12 +137,12 @@ def test_csv_read_back():
     assert r.exit_code == 0, r.stderr
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert list(rows[0]) == ["board", "deal", "strain", "ranking", "N", "E", "S", "W",
-                             "par_score", "par"]
+                             "par_score", "par", "file"]
     assert len(rows) == 4 * 5 * 2
     objs = {o["board"]: o for o in json_lines(run(["table", "--json", "--ranking", "both", BRIDGE]))}
     for row in rows:
         o = objs[row["board"]]
-        assert row["deal"] == o["deal"]
+        assert row["deal"] == o["deal"] and row["file"] == o["file"] == BRIDGE
         assert {s: int(row[s]) for s in "NESW"} == o["table"][row["strain"]][row["ranking"]]
         if "par" in o:
             assert int(row["par_score"]) == o["par"]["score"]
