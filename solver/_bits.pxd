@@ -76,12 +76,28 @@ cdef extern from *:
         return r;
     #endif
     }
+    /* Bit deposit on 64 bits. */
+    static inline unsigned long long pdep64(unsigned long long x, unsigned long long m) {
+    #if defined(__BMI2__)
+        return _pdep_u64(x, m);
+    #else
+        unsigned long long r = 0, bit = 1;
+        while (m) { if (x & bit) r |= m & (0ull - m); m &= m - 1; bit <<= 1; }
+        return r;
+    #endif
+    }
+    /* The lowest bit of each lane. */
+    #define LANE_ONES 0x0001000100010001ull
     """
     uint64_t four_suits(const uint16_t* p) nogil
     uint64_t pext64(uint64_t x, uint64_t m) nogil
+    uint64_t pdep64(uint64_t x, uint64_t m) nogil
     const uint64_t LANE_TOPS
     const uint64_t LANE_LOWS
+    const uint64_t LANE_ONES
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
 
 
 cdef inline int popc(uint32_t x) noexcept nogil:
@@ -98,6 +114,29 @@ cdef inline int lowbit(uint32_t x) noexcept nogil:
 
 cdef inline int highbit(uint32_t x) noexcept nogil:
     return 31 - __builtin_clz(x)
+
+
+cdef inline int lowbit64(uint64_t x) noexcept nogil:
+    return __builtin_ctzll(x)
+
+
+cdef inline int highbit64(uint64_t x) noexcept nogil:
+    return 63 - __builtin_clzll(x)
+
+
+cdef inline uint64_t lane_lows(uint64_t x) noexcept nogil:
+    """In a four_suits word: the lowest card of each suit (lane)."""
+    return x & ~((x | LANE_TOPS) - LANE_ONES)
+
+
+cdef inline uint64_t lane_run_starts(uint64_t mine, uint64_t pres) noexcept nogil:
+    """In four_suits words: the lowest card of every run of the cards
+    `mine` among the cards `pres` (mine's included), suit by suit: in
+    relative ranks a card starts a run when the card below it in its suit
+    is not one of mine (or there is none)."""
+    cdef uint64_t x = pext64(mine, pres)
+    cdef uint64_t bottoms = pext64(lane_lows(pres), pres)
+    return pdep64(x & (~(x << 1) | bottoms), pres)
 
 
 cdef inline uint32_t present(Ctx* c, int s) noexcept nogil:

@@ -1,11 +1,32 @@
 # Move generation and ordering: one card of every run of equivalent
 # legal cards, best first.  Following suit, the order comes from the ranks
-# (follow_mode); leading or void, each card gets a score (lead_class for a
-# lead's suit, score_moves for the card) and the list is sorted.
-from libc.stdint cimport uint32_t
+# (follow_mode); leading, each suit's cards come in groups ranked by the
+# suit's lead_class (gen_lead); void, the ruffs, a joker, the bottom cards
+# and the rest, in that order (gen_void).  The cards are emitted in their
+# final order: no scores, no sort.
+from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, Move, TrickState, JOKERS, NSUITS
-from _bits cimport popc, lowbit, highbit, present, pext32, pdep32
+from _bits cimport (popc, lowbit, highbit, lowbit64, highbit64, present, pext32, pdep32,
+                    pdep64, four_suits, lane_lows, lane_run_starts)
+
+cdef extern from *:
+    """
+    /* gen_void, gen_lead and gen_follow (below) stay out of line, so that
+       gen_moves is small enough to be inlined in search and a follower
+       with one run of cards, or none that can win the trick (60% of the
+       calls), saves and restores no registers.  Cython gives no attributes
+       to a function: this declares its C function ahead of it (GCC's
+       -Wattributes then objects to Cython's own `inline' declaration). */
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic ignored "-Wattributes"
+    #endif
+    struct __pyx_t_6_types_Ctx;
+    struct __pyx_t_6_types_Move;
+    static int __pyx_f_6_moves_gen_void(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int, int) __attribute__((noinline));
+    static int __pyx_f_6_moves_gen_lead(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int) __attribute__((noinline));
+    static int __pyx_f_6_moves_gen_follow(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int, int, uint32_t) __attribute__((noinline));
+    """
 
 cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
     """The suits seat h may play from, as the range s0 <= suit < s1: the led
@@ -117,66 +138,6 @@ cdef inline void move_to_front(Move* mv, int i) noexcept nogil:
     mv[0] = tmp
 
 
-cdef inline int push_cards(Move* mv, int n, int s, uint32_t x, int down) noexcept nogil:
-    """Append the cards of x in suit s to mv[n:], lowest first (highest
-    first with down); return the new count."""
-    cdef int b
-    while x:
-        b = highbit(x) if down else lowbit(x)
-        x &= ~(1u << b)
-        mv[n].suit = s
-        mv[n].bit = b
-        n += 1
-    return n
-
-
-cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
-    """Fill c.moves[ply] with one card of every run of equivalent legal
-    cards, best first.  Returns how many."""
-    cdef TrickState* st = &c.st
-    cdef int k = st.nplayed
-    cdef int h = (st.leader + k) & 3
-    cdef Move* mv = c.moves[ply]
-    cdef int n = 0, s, s0, s1, i, j, down
-    cdef uint32_t mine
-    cdef uint32_t groups[3]
-    cdef Move tmp
-    playable_suits(c, h, &s0, &s1)
-    if k > 0 and s1 == s0 + 1:
-        # following suit: the order comes straight from the ranks
-        down = follow_order(c, h, k, groups)
-        n = push_cards(mv, n, s0, groups[0], 0)
-        n = push_cards(mv, n, s0, groups[1], down)
-        return push_cards(mv, n, s0, groups[2], 0)
-    for s in range(s0, s1):
-        mine = c.hand[h][s]
-        if not mine:
-            continue
-        if s == JOKERS:
-            # at no-trump the jokers are interchangeable: one will do
-            mv[n].suit = s
-            mv[n].bit = lowbit(mine)
-            n += 1
-            continue
-        n = push_cards(mv, n, s, run_starts(c, h, s, k), 0)
-    score_moves(c, mv, n, h, k)
-    # insertion sort, best first
-    for i in range(1, n):
-        tmp = mv[i]
-        j = i - 1
-        while j >= 0 and mv[j].score < tmp.score:
-            mv[j + 1] = mv[j]
-            j -= 1
-        mv[j + 1] = tmp
-    return n
-
-
-cdef inline int is_top(Ctx* c, int h, int s, int b) noexcept nogil:
-    """Is (s, b) higher than every card of suit s the other seats hold?"""
-    cdef uint32_t others = present(c, s) & ~c.hand[h][s]
-    return others == 0 or b > highbit(others)
-
-
 cdef inline uint32_t top_card(uint32_t x) noexcept nogil:
     """The highest card of x as a mask, 0 if none."""
     return (1u << highbit(x)) if x else 0
@@ -228,73 +189,226 @@ cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
     return 40
 
 
-cdef inline void score_moves(Ctx* c, Move* mv, int n, int h, int k) noexcept nogil:
-    """Score the moves of a leader, or of a seat void in the led suit:
-    likely cut-offs first.  (Following suit, gen_moves orders the cards
-    itself, by follow_mode.)"""
-    cdef int i, s, b, sc, t = c.trump
-    cdef int p = (h + 2) & 3
-    cdef int lho = (h + 1) & 3
-    cdef int cls, wseat, wsuit, wbit, partner_win, last, s0
-    cdef uint32_t my, lh, pd
-    cdef TrickState* st = &c.st
-    if k == 0 or st.led < 0:
-        # leading (or free to choose after a joker lead at no-trump):
-        # the top and the bottom card of each suit by its class
-        cls = 0
-        s0 = -1
-        for i in range(n):
-            s = mv[i].suit
-            b = mv[i].bit
-            if s != s0:
-                cls = lead_class(c, h, s)
-                s0 = s
-            my = c.hand[h][s]
-            if s != JOKERS and cls > -60 and is_top(c, h, s, b):
-                # a sure winner unless ruffed: cash it first within its
-                # class, and before the low-class suits
-                sc = (cls if cls > 1 else 1) * 4 + 3
-            elif s != JOKERS and b == lowbit(my):
-                # then the low card (measured: better in every class but
-                # the two where the opponents profit from the lead)
-                sc = cls * 4 + (2 if cls >= 0 else 1)
-            elif s != JOKERS and b == highbit(my):
-                sc = cls * 4 + (1 if cls >= 0 else 2)
-            else:
-                sc = cls * 4             # a middle card: after the top and the low one
-            mv[i].score = sc
-        return
-    wseat = (st.leader + st.winpos) & 3
-    wsuit = st.tsuit[st.winpos]
-    wbit = st.tbit[st.winpos]
-    partner_win = wseat == p
-    last = k == 3
-    lh = c.hand[lho][st.led]
-    pd = c.hand[p][st.led]
-    # void in the led suit: ruff, or discard
-    for i in range(n):
-        s = mv[i].suit
-        b = mv[i].bit
-        my = c.hand[h][s]
-        if s == t:
-            if partner_win and (last or (lh and wsuit == st.led and wbit > highbit(lh))):
-                sc = -b                      # partner wins: no need to ruff
-            elif (k == 1 and wsuit == st.led and pd and lh
-                    and highbit(pd) > wbit and highbit(pd) > highbit(lh)):
-                sc = -b                      # second hand: partner, last, beats the led suit
-            elif wsuit == t:
-                sc = (300 - b) if b > wbit else -b   # overruff cheaply
-            elif last or lh or not c.hand[lho][t]:
-                sc = 300 - b                 # the lowest trump wins
-            else:
-                sc = 280 + b                 # LHO may overruff: ruff high
-        elif s == JOKERS:
-            sc = 260                         # a joker is the perfect discard at no-trump
-        elif b == lowbit(my):
-            # the bottom card of the longest suit first, from a suit
-            # partner is void in a little sooner
-            sc = 200 + popc(my) + (0 if c.hand[p][s] else 2)
-        else:
-            sc = -b
-        mv[i].score = sc
+cdef inline void put_move(Move* m, int s, int b) noexcept nogil:
+    m.suit = s
+    m.bit = b
 
+
+cdef inline int push_up(Move* mv, int n, int s, uint32_t x) noexcept nogil:
+    """Append the cards of x in suit s to mv[n:], lowest first."""
+    while x:
+        put_move(mv + n, s, lowbit(x))
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline int push_down(Move* mv, int n, int s, uint32_t x) noexcept nogil:
+    """Append the cards of x in suit s to mv[n:], highest first."""
+    cdef int b
+    while x:
+        b = highbit(x)
+        put_move(mv + n, s, b)
+        x ^= 1u << b
+        n += 1
+    return n
+
+
+cdef inline int gen_follow(Ctx* c, Move* mv, int h, int k, uint32_t x) noexcept nogil:
+    """gen_moves for a seat that follows suit with more than one run (x,
+    its run starts)."""
+    cdef TrickState* st = &c.st
+    cdef int s = st.led, mode
+    cdef uint32_t win, lhx, sure
+    mode = follow_mode(c, h, k)
+    if mode == 0:
+        return push_up(mv, 0, s, x)
+    win = x & ~((2u << st.tbit[st.winpos]) - 1)
+    if mode == 1:
+        return push_up(mv, push_up(mv, 0, s, win), s, x & ~win)
+    lhx = c.hand[(h + 1) & 3][s]
+    sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
+    sure &= 0u - sure
+    win &= ~sure
+    return push_up(mv, push_down(mv, push_up(mv, 0, s, sure), s, win), s, x & ~(sure | win))
+
+
+cdef inline int gen_void(Ctx* c, Move* mv, int h, int k) noexcept nogil:
+    """gen_moves for a seat void in the led suit, likely cut-offs first:
+      - the ruffs (unless partner wins the trick, or, second hand, partner
+        last beats the led suit and the next hand: then with the rest):
+        overruffing, the cheapest trump that beats the winning one
+        first; LHO may overruff: from the highest trump down; else from
+        the lowest up;
+      - a joker at no-trump (the perfect discard);
+      - the bottom card of each other suit, the longest suit first, and
+        of two the same length one partner is void in (a little sooner);
+        of two still tied the lower suit;
+      - the rest (and the trumps not played to ruff) from the lowest rank
+        up, of two the same rank the lower suit first."""
+    cdef TrickState* st = &c.st
+    cdef int t = c.trump, led = st.led, n = 0, i, s, key, rule
+    cdef int p = (h + 2) & 3, lho = (h + 1) & 3
+    cdef int wsuit = st.tsuit[st.winpos], wbit = st.tbit[st.winpos]
+    cdef uint64_t pres = four_suits(&c.pres[0])
+    cdef uint64_t mine = four_suits(&c.hand[h][0])
+    cdef uint64_t runs, lows, order
+    cdef uint32_t tr = 0, lh, pd, ms, jk
+    for i in range(k):
+        if st.tsuit[i] < JOKERS:
+            pres |= 1ULL << (16 * st.tsuit[i] + st.tbit[i])
+    runs = lane_run_starts(mine, pres)
+    lows = lane_lows(mine)
+    if t >= 0:
+        tr = <uint32_t> (runs >> (16 * t)) & 0xFFFF
+        lows &= ~(0xFFFFULL << (16 * t))
+        runs &= ~(0xFFFFULL << (16 * t))
+    if tr:
+        lh = c.hand[lho][led]
+        pd = c.hand[p][led]
+        if ((st.leader + st.winpos) & 3) == p and (k == 3 or (lh and wsuit == led and wbit > highbit(lh))):
+            rule = 0                         # partner wins: no need to ruff
+        elif (k == 1 and wsuit == led and pd and lh
+                and highbit(pd) > wbit and highbit(pd) > highbit(lh)):
+            rule = 0                         # second hand: partner, last, beats the led suit
+        elif wsuit == t:
+            rule = 1                         # overruff cheaply
+        elif k == 3 or lh or not c.hand[lho][t]:
+            rule = 2                         # the lowest trump wins
+        else:
+            rule = 3                         # LHO may overruff: ruff high
+        if rule == 1:
+            n = push_up(mv, n, t, tr & ~((2u << wbit) - 1))
+            tr &= (2u << wbit) - 1
+        elif rule == 2:
+            n = push_up(mv, n, t, tr)
+            tr = 0
+        elif rule == 3:
+            n = push_down(mv, n, t, tr)
+            tr = 0
+        runs |= (<uint64_t> tr) << (16 * t)
+    jk = c.hand[h][JOKERS]
+    if jk:
+        put_move(mv + n, JOKERS, lowbit(jk))
+        n += 1
+    if lows:
+        order = 0
+        for s in range(4):
+            ms = <uint32_t> (lows >> (16 * s)) & 0xFFFF
+            if ms:
+                key = popc(c.hand[h][s]) + (0 if c.hand[p][s] else 2)
+                order |= 1ULL << (4 * key + 3 - s)
+        while order:
+            i = highbit64(order)
+            order ^= 1ULL << i
+            s = 3 - (i & 3)
+            put_move(mv + n, s, lowbit(c.hand[h][s]))
+            n += 1
+        runs &= ~lows
+    if runs:
+        order = (pdep64(runs & 0xFFFF, 0x1111111111111111ULL)
+                 | pdep64((runs >> 16) & 0xFFFF, 0x2222222222222222ULL)
+                 | pdep64((runs >> 32) & 0xFFFF, 0x4444444444444444ULL)
+                 | pdep64(runs >> 48, 0x8888888888888888ULL))
+        while order:
+            i = lowbit64(order)
+            order &= order - 1
+            put_move(mv + n, i & 3, i >> 2)
+            n += 1
+    return n
+
+
+cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
+    """gen_moves for the leader (or after a joker lead at no-trump).  A
+    suit's cards come in groups, each with a score from the suit's class
+    cls (lead_class), tried from the best score down (a tie: the lower suit
+    first); the middle cards of a suit from the lowest up:
+      - a sure winner unless ruffed (cls > -60): cash it first within its
+        class, and before the low-class suits: max(cls, 1) * 4 + 3;
+      - then the bottom card (measured: better in every class but the two
+        where the opponents profit from the lead): cls * 4 + 2, or + 1
+        when cls < 0;
+      - the top card: cls * 4 + 1, or + 2 when cls < 0;
+      - the middle cards: cls * 4;
+      - at no-trump, one joker (they are interchangeable) last."""
+    cdef uint64_t pres = four_suits(&c.pres[0])
+    cdef uint64_t runs = lane_run_starts(four_suits(&c.hand[h][0]), pres)
+    cdef uint64_t grp[12]
+    cdef uint64_t g
+    cdef int ng = 0, n = 0, s, cls, top, i, j
+    cdef uint32_t r, my, others, bit
+    for s in range(4):
+        r = <uint32_t> (runs >> (16 * s)) & 0xFFFF
+        if not r:
+            continue
+        my = c.hand[h][s]
+        cls = lead_class(c, h, s)
+        # a group: (score + 256) << 34 | (3 - suit) << 32 | suit << 16 | cards
+        if cls > -60:
+            top = highbit(r)
+            others = c.pres[s] & ~my
+            if others == 0 or top > highbit(others):
+                grp[ng] = ((<uint64_t> ((cls if cls > 1 else 1) * 4 + 3 + 256)) << 34) \
+                    | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | (1u << top)
+                ng += 1
+                r ^= 1u << top
+        if not r:
+            continue
+        bit = my & (0u - my)
+        if r & bit:
+            grp[ng] = ((<uint64_t> (cls * 4 + (2 if cls >= 0 else 1) + 256)) << 34) \
+                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | bit
+            ng += 1
+            r ^= bit
+        bit = 1u << highbit(my)
+        if r & bit:
+            grp[ng] = ((<uint64_t> (cls * 4 + (1 if cls >= 0 else 2) + 256)) << 34) \
+                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | bit
+            ng += 1
+            r ^= bit
+        if r:
+            grp[ng] = ((<uint64_t> (cls * 4 + 256)) << 34) \
+                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | r
+            ng += 1
+    # best first (the keys differ: no two groups of a suit share a score)
+    for i in range(1, ng):
+        g = grp[i]
+        j = i - 1
+        while j >= 0 and grp[j] < g:
+            grp[j + 1] = grp[j]
+            j -= 1
+        grp[j + 1] = g
+    for i in range(ng):
+        n = push_up(mv, n, <int> (grp[i] >> 16) & 7, <uint32_t> grp[i] & 0xFFFF)
+    my = c.hand[h][JOKERS]
+    if my:
+        # at no-trump the jokers are interchangeable: one will do (last)
+        put_move(mv + n, JOKERS, lowbit(my))
+        n += 1
+    return n
+
+
+cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
+    """Fill c.moves[ply] with one card of every run of equivalent legal
+    cards, best first.  Returns how many."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int h = (st.leader + k) & 3
+    cdef Move* mv = c.moves[ply]
+    cdef int s = st.led
+    cdef uint32_t my, pres, x
+    if k > 0 and s >= 0:
+        my = c.hand[h][s]
+        if not my:
+            return gen_void(c, mv, h, k)
+        # following suit: the order comes straight from the ranks
+        pres = c.pres[s] | st.ledcards
+        x = pext32(my, pres)
+        x = pdep32(x & ~(x << 1), pres)
+        if x & (x - 1) == 0:
+            put_move(mv, s, lowbit(x))
+            return 1
+        if st.tsuit[st.winpos] != s or highbit(my) <= st.tbit[st.winpos]:
+            return push_up(mv, 0, s, x)      # cannot win the trick: lowest first
+        return gen_follow(c, mv, h, k, x)
+    return gen_lead(c, mv, h)
