@@ -51,7 +51,7 @@ cdef extern from "Python.h":
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, pdep32, spread_even
-from _play cimport play, unplay
+from _play cimport TrickView, play, unplay, take_card, return_card, trick_view, lead_card, follow_card, last_card
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
 from _cutoff cimport cut_clear, cut_key, cut_first, cut_pick, cut_prefetch, cut_store
@@ -444,7 +444,95 @@ cdef void grant_share(Ctx* c) noexcept nogil:
         tt_st32(&t.shareable, 1)
 
 
-cdef int search(Ctx* c, int target, int ply) noexcept nogil:
+cdef int _search_split(Ctx* c, int target, int ply, int n, uint64_t ckey, int need,
+                       TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
+    """search's loop over the n moves at ply when other cores may share the
+    search (c.job != 0); (ckey, need, sp, own, sh: what search worked out
+    before it)."""
+    cdef TrickState* st = &c.st
+    cdef int k = st.nplayed
+    cdef int ns_turn = ((st.leader + k) & 1) == 0
+    cdef int i, m, r, s, b, total, nd, split, first
+    cdef int minrel[5]
+    cdef int deferred[MAXMOVES]
+    cdef uint64_t wacc = 0, wc, node_key, child_key
+    cdef uint32_t decided
+    cdef Move* mv = c.moves[ply]
+    minrel[0] = 0
+    minrel[1] = 0
+    minrel[2] = 0
+    minrel[3] = 0
+    minrel[4] = 0
+    # With other cores on the same search (a job: _split.pxd), a move
+    # after the first whose position one of them searches now is put off
+    # to the end of the list (deferred[]); at a job's root expected to be
+    # an ALL node (root_all), the first move too, and the moves there are
+    # marked even while this core searches alone, for a core that joins.
+    first = ply == 0 and c.root_all
+    split = st.left >= SPLIT_LEFT and (c.tt.guests != 0 or first)
+    node_key = 0
+    nd = 0
+    total = n
+    i = 0
+    while i < total:
+        m = i if i < n else deferred[i - n]
+        i += 1
+        s = mv[m].suit
+        b = mv[m].bit
+        if b < minrel[s]:
+            continue  # a tried card of this suit showed this one's rank is irrelevant
+        child_key = 0
+        if split and (m > 0 or first) and i <= n:
+            if node_key == 0:
+                node_key = split_node_key(c, target)
+            child_key = split_child_key(node_key, s, b)
+            if split_busy(c.sp, child_key):
+                deferred[nd] = m
+                nd += 1
+                total += 1
+                continue
+            if not split_mark(c.sp, child_key):
+                child_key = 0
+        wc = play(c, s, b, ply)
+        r = search_node(c, target, ply + 1)
+        wc |= c.w[ply + 1]
+        unplay(c, s, b, ply)
+        if child_key:
+            split_unmark(c.sp, child_key)
+        if split_stopped(c.sp, c.job):
+            return 0  # another core answered: leave without storing anything
+        if r == ns_turn:
+            if m > 0:
+                cut_store(c, ckey, s, b)
+            if k == 0:
+                c.w[ply] = close_and_store(c, wc, sp, own, sh, r, need)
+            else:
+                c.w[ply] = wc
+            return r
+        wacc |= wc
+        if s != JOKERS:
+            decided = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
+            if not decided:
+                minrel[s] = 16
+            elif b < lowbit(decided) and lowbit(decided) > minrel[s]:
+                minrel[s] = lowbit(decided)
+    r = 1 - ns_turn
+    if k == 0:
+        c.w[ply] = close_and_store(c, wacc, sp, own, sh, r, need)
+    else:
+        c.w[ply] = wacc
+    return r
+
+
+
+# (called through a pointer: kept out of search's body, whose every node
+# would otherwise carry its frame)
+cdef int (*search_split)(Ctx* c, int target, int ply, int n, uint64_t ckey, int need,
+                         TTShape* sp, uint64_t* own, int* sh) noexcept nogil
+search_split = _search_split
+
+
+cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
     """1 if N-S can take `target` tricks in all (counting st.ns_won) from
     here, else 0.  Leaves in c.w[ply] the cards whose ranks decided it."""
     cdef TrickState* st = &c.st
@@ -455,11 +543,12 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     cdef uint64_t own[2]
     cdef int sh[4]
     cdef TTShape shape
-    cdef int n, i, m, r, s, b, need, total, nd, split, first
+    cdef int n, m, r, s, b, need
     cdef int minrel[5]
-    cdef int deferred[MAXMOVES]
-    cdef uint64_t node_key, child_key
-    cdef uint32_t decided
+    cdef uint32_t decided, follow
+    cdef TrickState st0
+    cdef TrickView v
+    cdef Move* mv
     c.nodes += 1
     if k == 0:
         if c.watch:
@@ -492,60 +581,60 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
             c.w[ply] = wq
             return r
     # the cut-off cache's entry is asked for before the moves are made, so
-    # that its load overlaps gen_moves
-    ckey = cut_key(c, target)
-    cut_prefetch(c, ckey)
-    n = gen_moves(c, ply)
+    # that its load overlaps gen_moves; not for a follower's only card of
+    # the led suit (the one move: the cache is not looked at)
+    n = 0
+    if k > 0 and st.led >= 0:
+        follow = c.hand[h][st.led]
+        if follow and not (follow & (follow - 1)):
+            n = gen_moves(c, ply)
+    if n != 1:
+        # (n > 1 here is not expected: one card of the led suit, one move)
+        ckey = cut_key(c, target)
+        cut_prefetch(c, ckey)
+        if n == 0:
+            n = gen_moves(c, ply)
     if n > 1:
         cut_first(c, ply, n, ckey)
         if k == 0 and st.left >= c.probe_left:
             promote_probed_leads(c, target, ply, n)
         elif k > 0 and st.left >= c.cut_probe_left + (k != 3):
             promote_table_cut(c, target, ply, n)
+    if c.job != 0:
+        # other cores on the same search (_split.pxd): search_split
+        return search_split(c, target, ply, n, ckey, need, &shape, own, sh)
+    # A search of its own (no other core on it): every card of the list
+    # in order.  The trick state before the cards is kept here once for
+    # all of them (c.saved[ply] is not written), and what the card winning
+    # so far is, once (trick_view).
+    mv = c.moves[ply]
+    st0 = st[0]
     wacc = 0
     minrel[0] = 0
     minrel[1] = 0
     minrel[2] = 0
     minrel[3] = 0
     minrel[4] = 0
-    # With other cores on the same search (a job: _split.pxd), a move
-    # after the first whose position one of them searches now is put off
-    # to the end of the list (deferred[]); at a job's root expected to be
-    # an ALL node (root_all), the first move too, and the moves there are
-    # marked even while this core searches alone, for a core that joins.
-    first = ply == 0 and c.root_all
-    split = c.job != 0 and st.left >= SPLIT_LEFT and (c.tt.guests != 0 or first)
-    node_key = 0
-    nd = 0
-    total = n
-    i = 0
-    while i < total:
-        m = i if i < n else deferred[i - n]
-        i += 1
-        s = c.moves[ply][m].suit
-        b = c.moves[ply][m].bit
+    if k > 0:
+        trick_view(c, &v)
+    for m in range(n):
+        s = mv[m].suit
+        b = mv[m].bit
         if b < minrel[s]:
             continue  # a tried card of this suit showed this one's rank is irrelevant
-        child_key = 0
-        if split and (m > 0 or first) and i <= n:
-            if node_key == 0:
-                node_key = split_node_key(c, target)
-            child_key = split_child_key(node_key, s, b)
-            if split_busy(c.sp, child_key):
-                deferred[nd] = m
-                nd += 1
-                total += 1
-                continue
-            if not split_mark(c.sp, child_key):
-                child_key = 0
-        wc = play(c, s, b, ply)
-        r = search(c, target, ply + 1)
+        take_card(c, h, s, b)
+        if k == 0:
+            lead_card(st, s, b)
+            wc = 0
+        elif k == 3:
+            wc = last_card(c, st, &v, h, s, b)
+        else:
+            follow_card(c, st, &v, k, s, b)
+            wc = 0
+        r = search_node(c, target, ply + 1)
         wc |= c.w[ply + 1]
-        unplay(c, s, b, ply)
-        if child_key:
-            split_unmark(c.sp, child_key)
-        if c.job != 0 and split_stopped(c.sp, c.job):
-            return 0  # another core answered: leave without storing anything
+        st[0] = st0
+        return_card(c, h, s, b)
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
@@ -570,6 +659,20 @@ cdef int search(Ctx* c, int target, int ply) noexcept nogil:
     else:
         c.w[ply] = wacc
     return r
+
+
+# search's callers reach search_node through a pointer: GCC would otherwise
+# make copies of the whole search for their constant plies (and with them
+# over its limit of inlining, leave the cut-off key out of line).
+cdef int (*search_entry)(Ctx* c, int target, int ply) noexcept nogil
+search_entry = search_node
+
+
+cdef inline int search(Ctx* c, int target, int ply) noexcept nogil:
+    """1 if N-S can take `target` tricks in all (counting st.ns_won) from
+    here, else 0 (search_node).  Leaves in c.w[ply] the cards whose ranks
+    decided it."""
+    return search_entry(c, target, ply)
 
 
 # How often a search alone in the main thread looks for signals (Ctrl-C,
