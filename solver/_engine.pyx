@@ -632,6 +632,10 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
             follow_card(c, st, &v, k, s, b)
             wc = 0
         r = search_node(c, target, ply + 1)
+        # (the card read again rather than kept across the call: fewer
+        # values saved and restored around it)
+        s = mv[m].suit
+        b = mv[m].bit
         wc |= c.w[ply + 1]
         st[0] = st0
         return_card(c, h, s, b)
