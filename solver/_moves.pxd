@@ -10,24 +10,6 @@ from _types cimport Ctx, Move, TrickState, JOKERS, NSUITS
 from _bits cimport (popc, lowbit, highbit, lowbit64, highbit64, present, pext32, pdep32,
                     pdep64, four_suits, lane_lows, lane_run_starts)
 
-cdef extern from *:
-    """
-    /* gen_void, gen_lead and gen_follow (below) stay out of line, so that
-       gen_moves is small enough to be inlined in search and a follower
-       with one run of cards, or none that can win the trick (60% of the
-       calls), saves and restores no registers.  Cython gives no attributes
-       to a function: this declares its C function ahead of it (GCC's
-       -Wattributes then objects to Cython's own `inline' declaration). */
-    #if defined(__GNUC__)
-    #pragma GCC diagnostic ignored "-Wattributes"
-    #endif
-    struct __pyx_t_6_types_Ctx;
-    struct __pyx_t_6_types_Move;
-    static int __pyx_f_6_moves_gen_void(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int, int) __attribute__((noinline));
-    static int __pyx_f_6_moves_gen_lead(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int) __attribute__((noinline));
-    static int __pyx_f_6_moves_gen_follow(struct __pyx_t_6_types_Ctx *, struct __pyx_t_6_types_Move *, int, int, uint32_t) __attribute__((noinline));
-    """
-
 cdef inline void playable_suits(Ctx* c, int h, int* s0, int* s1) noexcept nogil:
     """The suits seat h may play from, as the range s0 <= suit < s1: the led
     suit when h holds it, else any (the jokers' suit included)."""
