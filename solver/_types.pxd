@@ -6,7 +6,7 @@
 # ace, 13 the little joker and 14 the big joker (the jokers are members of
 # the trump suit in a trump contract).  At no-trump the jokers live in a
 # fifth pseudo-suit, JOKERS, which never wins a trick.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t, uint64_t
 
 from _tt cimport TTable
 from _split cimport Split
@@ -34,8 +34,7 @@ cdef struct TrickState:
 
 cdef struct Move:
     int8_t suit        # suit of the card (0..3, or JOKERS)
-    int8_t bit         # power of the card inside its suit
-    int16_t score      # ordering score, higher is tried first
+    int8_t bit         # power of the card inside its suit (gen_moves writes the moves in the order they are tried)
 
 
 cdef struct CutEntry:
