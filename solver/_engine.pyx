@@ -444,6 +444,34 @@ cdef void grant_share(Ctx* c) noexcept nogil:
         tt_st32(&t.shareable, 1)
 
 
+
+cdef inline void narrow_ranks(int* minrel, int s, int b, uint64_t wc) noexcept nogil:
+    """After card (s, b) failed with the cards wc deciding it: if the
+    result did not depend on this card's rank, every card of the suit
+    below the lowest card that mattered gives the same result (the
+    positions agree on all cards that decided it), and is not tried."""
+    cdef uint32_t decided
+    if s == JOKERS:
+        return
+    decided = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
+    if not decided:
+        minrel[s] = 16
+    elif b < lowbit(decided) and lowbit(decided) > minrel[s]:
+        minrel[s] = lowbit(decided)
+
+
+cdef inline int node_result(Ctx* c, int ply, int k, uint64_t w, TTShape* sp, uint64_t* own,
+                            int* sh, int r, int need) noexcept nogil:
+    """A node's result r with the cards w that decided it: at a trick
+    boundary (k 0) widened and stored in the table (close_and_store).
+    Leaves the W in c.w[ply]; returns r."""
+    if k == 0:
+        c.w[ply] = close_and_store(c, w, sp, own, sh, r, need)
+    else:
+        c.w[ply] = w
+    return r
+
+
 cdef int _search_split(Ctx* c, int target, int ply, int n, uint64_t ckey, int need,
                        TTShape* sp, uint64_t* own, int* sh) noexcept nogil:
     """search's loop over the n moves at ply when other cores may share the
@@ -456,7 +484,6 @@ cdef int _search_split(Ctx* c, int target, int ply, int n, uint64_t ckey, int ne
     cdef int minrel[5]
     cdef int deferred[MAXMOVES]
     cdef uint64_t wacc = 0, wc, node_key, child_key
-    cdef uint32_t decided
     cdef Move* mv = c.moves[ply]
     minrel[0] = 0
     minrel[1] = 0
@@ -504,24 +531,10 @@ cdef int _search_split(Ctx* c, int target, int ply, int n, uint64_t ckey, int ne
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
-            if k == 0:
-                c.w[ply] = close_and_store(c, wc, sp, own, sh, r, need)
-            else:
-                c.w[ply] = wc
-            return r
+            return node_result(c, ply, k, wc, sp, own, sh, r, need)
         wacc |= wc
-        if s != JOKERS:
-            decided = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
-            if not decided:
-                minrel[s] = 16
-            elif b < lowbit(decided) and lowbit(decided) > minrel[s]:
-                minrel[s] = lowbit(decided)
-    r = 1 - ns_turn
-    if k == 0:
-        c.w[ply] = close_and_store(c, wacc, sp, own, sh, r, need)
-    else:
-        c.w[ply] = wacc
-    return r
+        narrow_ranks(minrel, s, b, wc)
+    return node_result(c, ply, k, wacc, sp, own, sh, 1 - ns_turn, need)
 
 
 
@@ -545,7 +558,7 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
     cdef TTShape shape
     cdef int n, m, r, s, b, need
     cdef int minrel[5]
-    cdef uint32_t decided, follow
+    cdef uint32_t follow
     cdef TrickState st0
     cdef TrickView v
     cdef Move* mv
@@ -642,27 +655,10 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
-            if k == 0:
-                c.w[ply] = close_and_store(c, wc, &shape, own, sh, r, need)
-            else:
-                c.w[ply] = wc
-            return r
+            return node_result(c, ply, k, wc, &shape, own, sh, r, need)
         wacc |= wc
-        if s != JOKERS:
-            # If the result did not depend on this card's rank, every card
-            # of the suit below the lowest card that mattered gives the same
-            # result (the positions agree on all cards that decided it).
-            decided = <uint32_t> ((wc >> (16 * s)) & 0xFFFF)
-            if not decided:
-                minrel[s] = 16
-            elif b < lowbit(decided) and lowbit(decided) > minrel[s]:
-                minrel[s] = lowbit(decided)
-    r = 1 - ns_turn
-    if k == 0:
-        c.w[ply] = close_and_store(c, wacc, &shape, own, sh, r, need)
-    else:
-        c.w[ply] = wacc
-    return r
+        narrow_ranks(minrel, s, b, wc)
+    return node_result(c, ply, k, wacc, &shape, own, sh, 1 - ns_turn, need)
 
 
 # search's callers reach search_node through a pointer: GCC would otherwise
