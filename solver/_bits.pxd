@@ -3,8 +3,9 @@
 # search asks of a suit (which of its cards are still held, and by whom).
 #
 # A suit held by a seat is a 16-bit mask of card powers (see _types.pxd),
-# and four_suits reads a hand's four suits as one 64-bit word; these helpers are the only place where masks meet processor instructions
-# (and this file declares the one memory hint the search uses, prefetch).
+# and four_suits reads a hand's four suits as one 64-bit word; these
+# helpers are the only place where masks meet processor instructions (and
+# this file declares the one memory hint the search uses, prefetch).
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 from _types cimport Ctx
