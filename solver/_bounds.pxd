@@ -406,11 +406,7 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
         # side-suit winners (when those need no trumps drawn, the opponents
         # follow suit to them and partner discards no trump: the trumps
         # are as they were)
-        by_length = popc(c.hand[h][trump])
-        k = popc(c.hand[p][trump])
-        if k > by_length:
-            by_length = k
-        by_length -= lt_len + rt_len
+        by_length = trump_length(c, h)
         by_trumps = top_trumps(c, h, &w_trumps)
         if by_length >= by_trumps:
             by_trumps = by_length

@@ -444,7 +444,6 @@ cdef void grant_share(Ctx* c) noexcept nogil:
         tt_st32(&t.shareable, 1)
 
 
-
 cdef inline void narrow_ranks(int* minrel, int s, int b, uint64_t wc) noexcept nogil:
     """After card (s, b) failed with the cards wc deciding it: if the
     result did not depend on this card's rank, every card of the suit
@@ -535,7 +534,6 @@ cdef int _search_split(Ctx* c, int target, int ply, int n, uint64_t ckey, int ne
         wacc |= wc
         narrow_ranks(minrel, s, b, wc)
     return node_result(c, ply, k, wacc, sp, own, sh, 1 - ns_turn, need)
-
 
 
 # (called through a pointer: kept out of search's body, whose every node

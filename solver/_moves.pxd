@@ -69,18 +69,17 @@ cdef inline uint32_t run_starts(Ctx* c, int h, int s, int k) noexcept nogil:
     return pdep32(x & ~(x << 1), pres)
 
 
-cdef inline int follow_order(Ctx* c, int h, int k, uint32_t* groups) noexcept nogil:
-    """The order of seat h's cards when it follows suit, as three groups of
-    run starts tried one group after the other: groups[0], the cheapest
-    card that beats all the next hand's cards (or none); groups[1], the
-    cards that beat the card winning so far; groups[2], the rest.  Within
-    a group the lowest card comes first, except in groups[1] when the
-    function returns 1 (from the top down: the next hand holds higher
-    cards)."""
+cdef inline int follow_order(Ctx* c, int h, int k, uint32_t x, uint32_t* groups) noexcept nogil:
+    """The order of seat h's cards when it follows suit (x, its run
+    starts: run_starts), as three groups of run starts tried one group
+    after the other: groups[0], the cheapest card that beats all the next
+    hand's cards (or none); groups[1], the cards that beat the card
+    winning so far; groups[2], the rest.  Within a group the lowest card
+    comes first, except in groups[1] when the function returns 1 (from
+    the top down: the next hand holds higher cards)."""
     cdef TrickState* st = &c.st
     cdef int s0 = st.led, mode
-    cdef uint32_t x, win = 0, lhx, sure = 0
-    x = run_starts(c, h, s0, k)
+    cdef uint32_t win = 0, lhx, sure = 0
     mode = follow_mode(c, h, k)
     if mode != 0:
         win = x & ~((2u << st.tbit[st.winpos]) - 1)
@@ -101,7 +100,7 @@ cdef inline int follow_first(Ctx* c, int h, int k, uint32_t* runs) noexcept nogi
     card (probe_trick); runs receives the run starts gen_moves makes its
     moves of."""
     cdef uint32_t groups[3]
-    cdef int down = follow_order(c, h, k, groups)
+    cdef int down = follow_order(c, h, k, run_starts(c, h, c.st.led, k), groups)
     runs[0] = groups[0] | groups[1] | groups[2]
     if groups[0]:
         return lowbit(groups[0])
@@ -198,21 +197,15 @@ cdef inline int push_down(Move* mv, int n, int s, uint32_t x) noexcept nogil:
 
 cdef inline int gen_follow(Ctx* c, Move* mv, int h, int k, uint32_t x) noexcept nogil:
     """gen_moves for a seat that follows suit with more than one run (x,
-    its run starts)."""
-    cdef TrickState* st = &c.st
-    cdef int s = st.led, mode
-    cdef uint32_t win, lhx, sure
-    mode = follow_mode(c, h, k)
-    if mode == 0:
-        return push_up(mv, 0, s, x)
-    win = x & ~((2u << st.tbit[st.winpos]) - 1)
-    if mode == 1:
-        return push_up(mv, push_up(mv, 0, s, win), s, x & ~win)
-    lhx = c.hand[(h + 1) & 3][s]
-    sure = win & ~((2u << highbit(lhx)) - 1) if lhx else win
-    sure &= 0u - sure
-    win &= ~sure
-    return push_up(mv, push_down(mv, push_up(mv, 0, s, sure), s, win), s, x & ~(sure | win))
+    its run starts), in follow_order's groups."""
+    cdef uint32_t groups[3]
+    cdef int s = c.st.led
+    cdef int n
+    if follow_order(c, h, k, x, groups):
+        n = push_down(mv, push_up(mv, 0, s, groups[0]), s, groups[1])
+    else:
+        n = push_up(mv, push_up(mv, 0, s, groups[0]), s, groups[1])
+    return push_up(mv, n, s, groups[2])
 
 
 cdef inline int gen_void(Ctx* c, Move* mv, int h, int k) noexcept nogil:
@@ -300,6 +293,14 @@ cdef inline int gen_void(Ctx* c, Move* mv, int h, int k) noexcept nogil:
     return n
 
 
+cdef inline uint64_t lead_group(int score, int s, uint32_t cards) noexcept nogil:
+    """A group of gen_lead as one sortable key: the score (higher first),
+    then the suit (the lower first), then the suit and its cards to read
+    back."""
+    return ((<uint64_t> (score + 256)) << 34) | ((<uint64_t> (3 - s)) << 32) \
+        | ((<uint64_t> s) << 16) | cards
+
+
 cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
     """gen_moves for the leader (or after a joker lead at no-trump).  A
     suit's cards come in groups, each with a score from the suit's class
@@ -325,32 +326,27 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
             continue
         my = c.hand[h][s]
         cls = lead_class(c, h, s)
-        # a group: (score + 256) << 34 | (3 - suit) << 32 | suit << 16 | cards
         if cls > -60:
             top = highbit(r)
             others = c.pres[s] & ~my
             if others == 0 or top > highbit(others):
-                grp[ng] = ((<uint64_t> ((cls if cls > 1 else 1) * 4 + 3 + 256)) << 34) \
-                    | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | (1u << top)
+                grp[ng] = lead_group((cls if cls > 1 else 1) * 4 + 3, s, 1u << top)
                 ng += 1
                 r ^= 1u << top
         if not r:
             continue
         bit = my & (0u - my)
         if r & bit:
-            grp[ng] = ((<uint64_t> (cls * 4 + (2 if cls >= 0 else 1) + 256)) << 34) \
-                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | bit
+            grp[ng] = lead_group(cls * 4 + (2 if cls >= 0 else 1), s, bit)
             ng += 1
             r ^= bit
         bit = 1u << highbit(my)
         if r & bit:
-            grp[ng] = ((<uint64_t> (cls * 4 + (1 if cls >= 0 else 2) + 256)) << 34) \
-                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | bit
+            grp[ng] = lead_group(cls * 4 + (1 if cls >= 0 else 2), s, bit)
             ng += 1
             r ^= bit
         if r:
-            grp[ng] = ((<uint64_t> (cls * 4 + 256)) << 34) \
-                | ((<uint64_t> (3 - s)) << 32) | ((<uint64_t> s) << 16) | r
+            grp[ng] = lead_group(cls * 4, s, r)
             ng += 1
     # best first (the keys differ: no two groups of a suit share a score)
     for i in range(1, ng):
@@ -378,15 +374,13 @@ cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
     cdef int s = st.led
-    cdef uint32_t my, pres, x
+    cdef uint32_t my, x
     if k > 0 and s >= 0:
         my = c.hand[h][s]
         if not my:
             return gen_void(c, mv, h, k)
         # following suit: the order comes straight from the ranks
-        pres = c.pres[s] | st.ledcards
-        x = pext32(my, pres)
-        x = pdep32(x & ~(x << 1), pres)
+        x = run_starts(c, h, s, k)
         if x & (x - 1) == 0:
             put_move(mv, s, lowbit(x))
             return 1
