@@ -107,15 +107,15 @@ def check(
                 if board.sections.get("Play"):
                     run.warning(where, "the Play section is ignored (check answers before the "
                                        "play; review compares the play with double-dummy)")
-                if not isinstance(item, DealItem):
-                    for note in board.exchange_warnings():
-                        run.warning(where, note)
                 if isinstance(item, DealItem):
                     if (nt_double or boston) and not said_scoring:
                         run.warning(where, "--nt-double and --boston are bid whist's scoring: not "
                                            "used for a bridge or whist deal")
                         said_scoring = True
                     _say_set_aside(run, where, board, item)
+                else:
+                    for note in board.exchange_warnings():
+                        run.warning(where, note)
                 if isinstance(result, Exception):
                     raise result
                 if _check_board(run, where, board, item, result, scoring):

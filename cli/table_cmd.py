@@ -245,7 +245,8 @@ def _table_board(run: Run, where: str, board, hands, result, strains, rankings,
             for s in strains:
                 for r in rankings:
                     row = table[s][r]
-                    writer.writerow([csv_text(board.label), deal, s, r, *(row[seat] for seat in SEATS),
+                    writer.writerow([csv_text(board.label), deal, s, r,
+                                     *(row[seat] for seat in SEATS),
                                      "" if p is None else p.score,
                                      "" if p is None else p.text().split(": ", 1)[1],
                                      csv_text(board.file)])

@@ -18,8 +18,8 @@ from .cards import (Position, duplicates, format_hand, full_deck, hand_sizes, is
                     parse_card, parse_hand, sort_cards, trick_winner_offset)
 from .errors import CardError, PositionError, WhistError
 from .par import parse_vulnerable
-from .vocab import (BOOKS_FOR_LEVEL, SEATS, Contract, parse_contract, parse_ranking, parse_seat, parse_strain,
-                    trump_of)
+from .vocab import (BOOKS_FOR_LEVEL, SEATS, Contract, parse_contract, parse_ranking, parse_seat,
+                    parse_strain, trump_of)
 
 __all__ = ["Board", "format_deal", "UnknownHands", "PartialDeal"]
 
@@ -303,22 +303,25 @@ class Board:
         value ("" and "?" mean unknown).  Exact tag names first, then any
         case (``[trump "S"]``)."""
         for name in names:
-            value = self.tags.get(name)
-            if value is None:
-                low = name.lower()
-                value = next((v for k, v in self.tags.items() if k.lower() == low), None)
+            value = self._raw_tag(name)
             if value is not None and value.strip() not in _UNKNOWN_VALUES:
                 return value.strip()
         return None
+
+    def _raw_tag(self, name: str) -> Optional[str]:
+        """The value of the tag ``name`` as written (exact name first, then
+        any case), None when it is absent."""
+        value = self.tags.get(name)
+        if value is None:
+            low = name.lower()
+            value = next((v for k, v in self.tags.items() if k.lower() == low), None)
+        return value
 
     def _blank_tag(self, name: str) -> Optional[str]:
         """How the tag ``name`` is written when it is there with no real
         value (tag() takes it for absent): 'empty ("")' or 'unknown ("?")';
         None when it is absent or has a value."""
-        low = name.lower()
-        value = self.tags.get(name)
-        if value is None:
-            value = next((v for k, v in self.tags.items() if k.lower() == low), None)
+        value = self._raw_tag(name)
         if value is None or value.strip() not in _UNKNOWN_VALUES:
             return None
         return 'unknown ("?")' if value.strip() == "?" else 'empty ("")'
@@ -458,16 +461,14 @@ class Board:
             # without either may be a whist deal after its first trick)
             kitty = undealt_kitty(hands) if self.game() == "bid" else []
             if not kitty:
-                name = "Kitty" if self._blank_tag("Kitty") else "Undealt"
-                blank = self._blank_tag(name)
-                if blank is not None:
-                    raise WhistError(f"the {name} tag is {blank}: give the kitty's cards (a "
-                                     f"bid whist deal "
-                                     f"of {BID_HAND} cards a hand, with jokers dealt or a "
-                                     f"Variant \"bid\" tag, has the {BID_KITTY} cards not dealt)")
-                raise WhistError(f"no kitty (give a Kitty or Undealt tag; a bid whist deal of "
-                                 f"{BID_HAND} cards a hand, with jokers dealt or a Variant "
-                                 f"\"bid\" tag, has the {BID_KITTY} cards not dealt)")
+                undealt = (f"a bid whist deal of {BID_HAND} cards a hand, with jokers dealt or "
+                           f"a Variant \"bid\" tag, has the {BID_KITTY} cards not dealt")
+                for name in ("Kitty", "Undealt"):
+                    blank = self._blank_tag(name)
+                    if blank is not None:
+                        raise WhistError(f"the {name} tag is {blank}: give the kitty's cards "
+                                         f"({undealt})")
+                raise WhistError(f"no kitty (give a Kitty or Undealt tag; {undealt})")
         if self.game() != "bid":
             raise self._err(f"the Variant is {self.tag('Variant')!r}: the exchange of the "
                             "kitty is bid whist's")

@@ -646,13 +646,13 @@ def input_limit() -> int:
 _PADDING_MAX = 1 << 20
 
 
-def _padding(f, data: bytes) -> Optional[int]:
-    """``data`` was read from ``f`` up to a piece holding a NUL byte: the
-    number of NUL bytes from the first to the end of the input, when they
-    are all there is after a text that holds a tag and ends at a line end
-    (padding: the text is whole); else None (binary data, read as far as
-    it was).  A text that ends inside a line was cut, padded or not."""
-    nul = data.find(b"\x00")
+def _padding(f, data: bytes, nul: int) -> Optional[int]:
+    """``data`` was read from ``f`` up to a piece holding a NUL byte, the
+    first at ``nul``: the number of NUL bytes from it to the end of the
+    input, when they are all there is after a text that holds a tag and
+    ends at a line end (padding: the text is whole); else None (binary
+    data, read as far as it was).  A text that ends inside a line was cut,
+    padded or not."""
     if (data.count(0, nul) != len(data) - nul or not data[:nul].endswith(b"\n")
             or not _TAG_OPEN_RE.search(data, 0, nul)):
         return None
@@ -673,8 +673,7 @@ def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
     read in pieces, it stops at the first piece holding a NUL byte (unless
     the input starts with a UTF-16 or UTF-32 byte order mark), since
     nothing after it is read as PBN, unless they are padding (_padding);
-    more
-    than ``limit`` bytes (default :func:`input_limit`) raise
+    more than ``limit`` bytes (default :func:`input_limit`) raise
     :class:`WhistError`."""
     limit = input_limit() if limit is None else limit
     parts: list = []
@@ -691,8 +690,9 @@ def read_limited(f, name: str, limit: Optional[int] = None) -> tuple:
             wide = any(head.startswith(bom) for bom, _codec in _BOMS)
         if wide is False and b"\x00" in piece:
             data = b"".join(parts)
-            padded = _padding(f, data)
-            return (data, True, 0) if padded is None else (data[:data.find(b"\x00")], False, padded)
+            nul = data.find(b"\x00")
+            padded = _padding(f, data, nul)
+            return (data, True, 0) if padded is None else (data[:nul], False, padded)
         if total > limit:
             raise WhistError(f"{name}: more than {limit / (1 << 20):g} MB: not read (split it into "
                              "smaller files, or set WHIST_SOLVE_MAX_INPUT_MB)")
