@@ -211,7 +211,7 @@ def parse_contract(text: str) -> Contract:
     t = suit_letters(text.strip()).upper()
     if t in ("PASS", "P", "AP", "ALL PASS", "PASSED", "PASSED OUT"):
         return Contract(0, "NT", "up", 0, passed=True)
-    m = _CONTRACT_RE.fullmatch(t) or _BID_NAME_RE.fullmatch(t)
+    m = _match_contract(text)
     if not m or (m.re is _CONTRACT_RE and m.group("x1") and m.group("x2")):
         raise WhistError(
             f"bad contract {raw!r} (expected e.g. 4S, 3NT, 4S\u2193, '4 S down', 5NT\u2191, 4SX or Pass)")
@@ -227,12 +227,18 @@ def parse_contract(text: str) -> Contract:
     return Contract(level, strain, ranking, doubled)
 
 
+def _match_contract(text: str):
+    """The match of a contract's text, read as parse_contract reads it
+    (suit symbols as letters, any case), or None."""
+    t = suit_letters(text.strip()).upper()
+    return _CONTRACT_RE.fullmatch(t) or _BID_NAME_RE.fullmatch(t)
+
+
 def names_ranking(text: str) -> bool:
     """Whether the text of a contract names its direction (``4NT↓``,
     ``4 NT up``, ``3 no-trump downtown``), which parse_contract otherwise
     takes to be up; False for text that is no contract."""
-    t = suit_letters(text.strip()).upper()
-    m = _CONTRACT_RE.fullmatch(t) or _BID_NAME_RE.fullmatch(t)
+    m = _match_contract(text)
     return bool(m and m.group("dir"))
 
 
