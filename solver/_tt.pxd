@@ -707,6 +707,14 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
     while pg >= 0:
         for i in range(t.pages[pg].count):
             p = &t.pages[pg].pat[i]
+            # Both cases below need a pattern that agrees with the new one
+            # on the new one's cards: most do not, and that test first
+            # (three instructions a half) spares them the rest.  (With it
+            # last, each pattern's masks and bounds were tested first: the
+            # stores of seed 1211's deal 41 took 501M instructions in
+            # tt_store_in, now 377M; same nodes.)
+            if ((p.own[0] ^ o0) & msk[0]) != 0 or ((p.own[1] ^ o1) & msk[1]) != 0:
+                continue
             if ((p.msk[0] & TT_CARDS) == msk[0] and (p.msk[1] & TT_CARDS) == msk[1]
                     and p.own[0] == o0 and p.own[1] == o1):
                 # (one word written per bound: a probe of another thread
@@ -717,10 +725,9 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
                     p.msk[1] = (p.msk[1] & TT_CARDS) | tt_bound_bits(upper)
                 tt_widen(e, p)
                 return 1
-            if (spare == NULL and not shared and tt_bound(p.msk[0]) <= lower
-                    and tt_bound(p.msk[1]) >= upper
+            if (spare == NULL and not shared
                     and (msk[0] & ~p.msk[0]) == 0 and (msk[1] & ~p.msk[1]) == 0
-                    and ((p.own[0] ^ o0) & msk[0]) == 0 and ((p.own[1] ^ o1) & msk[1]) == 0):
+                    and tt_bound(p.msk[0]) <= lower and tt_bound(p.msk[1]) >= upper):
                 spare = p
         pg = t.pages[pg].next
     if spare != NULL:
