@@ -50,7 +50,7 @@ cdef extern from "Python.h":
     void _restore_error "PyErr_Restore"(PyObject* t, PyObject* v, PyObject* tb)
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
-from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, owner, pext32, pdep32, spread_even
+from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, pext32, pdep32, spread_even
 from _play cimport TrickView, play, unplay, take_card, return_card, trick_view, lead_card, follow_card, last_card
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_moves, move_to_front, playable_suits
@@ -260,11 +260,17 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, in
                               int result, int need) noexcept nogil:
     """At a trick boundary: widen W to whole top segments (down through the
     run of its lowest card in each suit), store the bound (the position as
-    trick_key made it: sp, own, sh), return the widened W."""
+    trick_key made it: sp, own, sh), return the widened W.
+
+    The run is read from the suit's owner string (own: two bits a card
+    still in play, lowest card first): the fields below the lowest decided
+    card's that hold its owner, up to the first that does not.  (Before,
+    the owner was looked for hand by hand and the run walked card by card:
+    close_and_store took 261M instructions on seed 1211's deal 41.)"""
     cdef uint64_t msk[2]
     cdef uint64_t wout = 0
-    cdef int s, b, o, nb
-    cdef uint32_t pres, decided, below, seg
+    cdef int s, i, n, start
+    cdef uint32_t pres, decided, x, below
     msk[0] = 0
     msk[1] = 0
     for s in range(4):
@@ -272,21 +278,16 @@ cdef uint64_t close_and_store(Ctx* c, uint64_t w, TTShape* sp, uint64_t* own, in
         decided = <uint32_t> ((w >> (16 * s)) & 0xFFFF) & pres
         if not decided:
             continue
-        b = lowbit(decided)
-        o = owner(c, s, b)
-        below = pres & ((1u << b) - 1)
-        while below:
-            nb = highbit(below)
-            if not ((c.hand[o][s] >> nb) & 1):
-                break
-            b = nb
-            below &= ~(1u << nb)
-        seg = pres & ~((1u << b) - 1)
-        wout |= (<uint64_t> seg) << (16 * s)
-        nb = popc(seg)
-        # owner strings run from the lowest card: the top nb cards of the
-        # suit are its last nb fields
-        msk[s >> 1] |= ((((<uint64_t> 1) << (2 * nb)) - 1) << (2 * (popc(pres) - nb))) << (32 * (s & 1))
+        x = <uint32_t> (own[s >> 1] >> (32 * (s & 1)))
+        n = popc(pres)
+        # i: the field of the lowest decided card; below: the fields under
+        # it, those of its owner cleared
+        i = popc(pres & (decided - 1) & ~decided)
+        below = (x ^ (((x >> (2 * i)) & 3) * 0x55555555u)) & ((1u << (2 * i)) - 1)
+        # the segment starts above the highest field of another owner
+        start = (highbit(below) >> 1) + 1 if below else 0
+        wout |= (<uint64_t> pdep32(0xFFFFFFFFu << start, pres)) << (16 * s)
+        msk[s >> 1] |= (((<uint64_t> 1) << (2 * n)) - ((<uint64_t> 1) << (2 * start))) << (32 * (s & 1))
     if c.tt.evict:
         leave_if_evicted(c)
     if result:
