@@ -10,6 +10,23 @@ from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
 from _bits cimport __builtin_prefetch, popc, highbit, present
 from _moves cimport move_to_front
 
+cdef inline uint64_t mix_key(uint64_t a, uint64_t b) noexcept nogil:
+    """The key of cut_key's two words."""
+    a ^= b * 0x9E3779B97F4A7C15ULL
+    a *= 0xD6E8FEB86659FD93ULL
+    return a ^ (a >> 29)
+
+
+cdef inline uint64_t follow_key(Ctx* c, int h) noexcept nogil:
+    """cut_key for seat h following suit (the seat on turn): every card of
+    the led suit still in play, the card winning so far and the leader."""
+    cdef TrickState* st = &c.st
+    cdef uint64_t a = (present(c, st.led) | st.ledcards) | (<uint64_t> st.led << 16) \
+        | (<uint64_t> st.tsuit[st.winpos] << 20) | (<uint64_t> st.tbit[st.winpos] << 24) \
+        | (<uint64_t> st.leader << 30) | (<uint64_t> h << 32)
+    return mix_key(a, 2ULL << 30)
+
+
 cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     """Key of the cut-off cache: what the choice of a card mostly depends
     on, so that one remembered card serves many similar positions.
@@ -22,7 +39,6 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     cdef int h = (st.leader + k) & 3
     cdef int p = (h + 2) & 3, s
     cdef uint64_t a, b, need = 0
-    cdef uint32_t pres
     if c.trump >= 0:
         need = <uint64_t> (target - st.ns_won)
     if k == 0:
@@ -33,11 +49,7 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
             b |= (<uint64_t> (popc(c.hand[p][s]) & 1)) << (20 + s)
         b |= 1ULL << 30
     elif st.led >= 0 and c.hand[h][st.led]:
-        pres = present(c, st.led) | st.ledcards
-        a = pres | (<uint64_t> st.led << 16) | (<uint64_t> st.tsuit[st.winpos] << 20) \
-            | (<uint64_t> st.tbit[st.winpos] << 24) | (<uint64_t> st.leader << 30) \
-            | (<uint64_t> h << 32)
-        b = 2ULL << 30
+        return follow_key(c, h)
     else:
         a = (<uint64_t> c.hand[h][0]) | (<uint64_t> c.hand[h][1] << 16) \
             | (<uint64_t> c.hand[h][2] << 32) | (<uint64_t> c.hand[h][3] << 48)
@@ -46,9 +58,7 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
             b |= (<uint64_t> ((st.leader + st.winpos) & 3)) << 20
             if c.trump >= 0:
                 b |= (<uint64_t> (st.tsuit[st.winpos] * 16 + st.tbit[st.winpos] + 1)) << 32
-    a ^= b * 0x9E3779B97F4A7C15ULL
-    a *= 0xD6E8FEB86659FD93ULL
-    return a ^ (a >> 29)
+    return mix_key(a, b)
 
 
 cdef inline void cut_prefetch(Ctx* c, uint64_t key) noexcept nogil:

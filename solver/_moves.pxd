@@ -366,6 +366,16 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
     return n
 
 
+cdef inline int gen_suit(Ctx* c, Move* mv, int h, int k, uint32_t x) noexcept nogil:
+    """gen_moves for seat h following suit with more than one run (x, its
+    run starts: run_starts): the order comes straight from the ranks."""
+    cdef TrickState* st = &c.st
+    cdef int s = st.led
+    if st.tsuit[st.winpos] != s or highbit(c.hand[h][s]) <= st.tbit[st.winpos]:
+        return push_up(mv, 0, s, x)      # cannot win the trick: lowest first
+    return gen_follow(c, mv, h, k, x)
+
+
 cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
     """Fill c.moves[ply] with one card of every run of equivalent legal
     cards, best first.  Returns how many."""
@@ -374,17 +384,13 @@ cdef inline int gen_moves(Ctx* c, int ply) noexcept nogil:
     cdef int h = (st.leader + k) & 3
     cdef Move* mv = c.moves[ply]
     cdef int s = st.led
-    cdef uint32_t my, x
+    cdef uint32_t x
     if k > 0 and s >= 0:
-        my = c.hand[h][s]
-        if not my:
+        if not c.hand[h][s]:
             return gen_void(c, mv, h, k)
-        # following suit: the order comes straight from the ranks
         x = run_starts(c, h, s, k)
         if x & (x - 1) == 0:
             put_move(mv, s, lowbit(x))
             return 1
-        if st.tsuit[st.winpos] != s or highbit(my) <= st.tbit[st.winpos]:
-            return push_up(mv, 0, s, x)      # cannot win the trick: lowest first
-        return gen_follow(c, mv, h, k, x)
+        return gen_suit(c, mv, h, k, x)
     return gen_lead(c, mv, h)
