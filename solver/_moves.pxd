@@ -119,9 +119,10 @@ cdef inline void move_to_front(Move* mv, int i) noexcept nogil:
     mv[0] = tmp
 
 
-cdef inline uint32_t top_card(uint32_t x) noexcept nogil:
-    """The highest card of x as a mask, 0 if none."""
-    return (1u << highbit(x)) if x else 0
+cdef inline uint32_t top_five(uint32_t x, uint32_t rest, int n) noexcept nogil:
+    """The cards of x (a hand's cards of a suit) among the top five of the
+    suit's n cards still held (rest), as bits 4 (the highest) down to 0."""
+    return (pext32(x, rest) << 5) >> n
 
 
 cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
@@ -130,8 +131,13 @@ cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
     cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
     cdef uint32_t my = c.hand[h][s], pd = c.hand[p][s]
     cdef uint32_t lh = c.hand[lho][s], rh = c.hand[rho][s]
-    cdef uint32_t ours = my | pd, rest
-    cdef uint32_t ace, king, queen, jack, ten   # the top five cards of the suit still held
+    cdef uint32_t rest
+    cdef int n
+    # the top five cards of the suit still held, as the bits of top_five
+    # (in place of their masks, found one after the other: 0.4% fewer
+    # instructions on deal 41 of seed 1211)
+    cdef uint32_t ace = 16, king = 8, queen = 4, jack = 2, ten = 1
+    cdef uint32_t tmy, tpd, tlh, trh, tours   # each hand's cards among them, and the side's
     if s == JOKERS:
         return -90
     if t >= 0:
@@ -140,30 +146,27 @@ cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
         if (c.hand[lho][t] and not lh) or (c.hand[rho][t] and not rh):
             return -60             # an opponent ruffs
     rest = my | pd | lh | rh
-    ace = top_card(rest)
-    rest ^= ace
-    king = top_card(rest)
-    rest ^= king
-    queen = top_card(rest)
-    rest ^= queen
-    jack = top_card(rest)
-    rest ^= jack
-    ten = top_card(rest)
+    n = popc(rest)
+    tmy = top_five(my, rest, n)
+    tpd = top_five(pd, rest, n)
+    tlh = top_five(lh, rest, n)
+    trh = top_five(rh, rest, n)
+    tours = tmy | tpd
     if popc(pd) >= 2 and popc(lh) >= 2:
-        if (((pd & king) and (lh & ace))
-                or ((pd & ace) and (lh & king) and ((pd & queen) or ((ours & queen) and (ours & jack))))
-                or ((pd & king) and (lh & queen) and ((pd & jack) or ((ours & jack) and (ours & ten))))):
+        if (((tpd & king) and (tlh & ace))
+                or ((tpd & ace) and (tlh & king) and ((tpd & queen) or ((tours & queen) and (tours & jack))))
+                or ((tpd & king) and (tlh & queen) and ((tpd & jack) or ((tours & jack) and (tours & ten))))):
             return 65              # partner's tenace over LHO
     if popc(my) >= 2 and popc(rh) >= 2:
         # (at no-trump too: 0.6% fewer nodes over four sets of deals)
-        if ((my & ace) and (rh & king)) or ((my & king) and (rh & ace) and not (ours & queen)):
+        if ((tmy & ace) and (trh & king)) or ((tmy & king) and (trh & ace) and not (tours & queen)):
             return -20             # a free finesse for RHO
-    if (pd & ace) and lh and rh:
+    if (tpd & ace) and lh and rh:
         return 62                  # partner holds the top card
-    if lh and rh and popc(ours & (ace | king | queen)) >= 2:
+    if lh and rh and popc(tours & (ace | king | queen)) >= 2:
         return 60                  # a strong suit
     if (t >= 0 and not pd and lh and rh and c.hand[p][t]
-            and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (my & ace and popc(my) == 1)):
+            and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (tmy & ace and popc(my) == 1)):
         return 45                  # partner ruffs
     if not pd or not lh or not rh:
         return 30
@@ -277,7 +280,7 @@ cdef inline int gen_void(Ctx* c, Move* mv, int h, int k) noexcept nogil:
             i = highbit64(order)
             order ^= 1ULL << i
             s = 3 - (i & 3)
-            put_move(mv + n, s, lowbit(c.hand[h][s]))
+            put_move(mv + n, s, lowbit64(lows >> (16 * s)))    # (lows: not the hand read again)
             n += 1
         runs &= ~lows
     if runs:
