@@ -130,6 +130,12 @@ cdef inline uint64_t lane_lows(uint64_t x) noexcept nogil:
     return x & ~((x | LANE_TOPS) - LANE_ONES)
 
 
+cdef inline uint64_t suit_lanes(uint32_t suits) noexcept nogil:
+    """In a four_suits word: every bit of the lanes of the suits `suits`
+    (a bit per suit)."""
+    return pdep64(suits, LANE_ONES) * 0xFFFF
+
+
 cdef inline uint64_t lane_run_starts(uint64_t mine, uint64_t pres) noexcept nogil:
     """In four_suits words: the lowest card of every run of the cards
     `mine` among the cards `pres` (mine's included), suit by suit: in

@@ -20,7 +20,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, TrickState, JOKERS
 from _bits cimport (popc, popc64, lowbit, highbit, present, owner, pdep32, pext64,
-                   four_suits, LANE_TOPS, LANE_LOWS)
+                   four_suits, suit_lanes, LANE_TOPS, LANE_LOWS)
 
 cdef inline uint32_t top_k(uint32_t x, int k) noexcept nogil:
     """The k highest cards of x (all of x when it has no more than k)."""
@@ -235,7 +235,9 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     holds the top card (only that hand cashes there).  Per suit the count,
     the hand's cards and how many of its top cards count by rank are kept,
     and w is made from them only when the count reaches `need` (the caller
-    reads it only then; below it w is left 0 or as set)."""
+    reads it only then; below it w is left 0 or as set).  Only whether the
+    count reaches `need` matters to the caller: below it, the count may
+    stop early (0, returned as soon as no count can reach need)."""
     cdef int p = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3
     cdef int s, trump = c.trump, x, draw_seat = -1
     cdef uint32_t mine, others, bit, tmine, tothers, own_top, partner_top, cashing, ruffed
@@ -249,7 +251,7 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     cdef int own = 0, partner = 0, side_own = 0, side_partner = 0
     cdef uint64_t must_own = 0, must_partner = 0, must_w = 0, w_trumps = 0
     cdef int room, partner_alone, both, spare, best, best_count = BEST_OWN, src = SRC_OWN
-    cdef int entry = -1, want, tricks, by_trumps, by_length, final = FROM_CASH
+    cdef int entry = -1, want, tricks, by_trumps = 0, by_length, most, final = FROM_CASH
     hand_h = four_suits(&c.hand[h][0])
     hand_p = four_suits(&c.hand[p][0])
     pres4 = four_suits(&c.pres[0])
@@ -288,6 +290,25 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             own_top &= ~ruffed
         if draw_seat != 1:
             partner_top &= ~ruffed
+        # the side's sure trump tricks (see below)
+        by_length = trump_length(c, h)
+        by_trumps = top_trumps(c, h, &w_trumps)
+        if by_length >= by_trumps:
+            by_trumps = by_length
+            w_trumps = 0
+    # Past need 1 (a count of 1 may come from partner_ruff or
+    # guarded_trump) no count below passes: each hand cashing every card of
+    # the suits where it holds the top card (one hand after the other), or
+    # h its side-suit ones and then the trump tricks.  When that falls
+    # short of need, nothing needs counting.
+    if need > 1:
+        most = popc64(hand_h & suit_lanes(own_top)) + popc64(hand_p & suit_lanes(partner_top))
+        if trump >= 0:
+            k = popc64(hand_h & suit_lanes(own_top & ~(1u << trump))) + by_trumps
+            if k > most:
+                most = k
+        if most < need:
+            return 0
     cashing = own_top | partner_top
     while cashing:
         s = lowbit(cashing)
@@ -367,6 +388,10 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
             own -= side_own - room
             side_own = room
             best_count = BEST_TRIMMED
+    # (the same bound from the counts made: every count below is at most
+    # these; partner_ruff and guarded_trump only count 1)
+    if need > 1 and own + partner < need and side_own + by_trumps < need:
+        return 0
     best = own
     if h_suits & entries_partner:
         # the entry: partner's top card of a suit where h has a card
@@ -406,11 +431,6 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
         # side-suit winners (when those need no trumps drawn, the opponents
         # follow suit to them and partner discards no trump: the trumps
         # are as they were)
-        by_length = trump_length(c, h)
-        by_trumps = top_trumps(c, h, &w_trumps)
-        if by_length >= by_trumps:
-            by_trumps = by_length
-            w_trumps = 0
         if by_trumps > tricks:
             tricks = by_trumps
             final = FROM_TRUMPS
