@@ -594,19 +594,29 @@ cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept no
     """Sure tricks for the side not on lead (h leads).  Only whether the
     count reaches `enough` matters to the caller: below it, the count may
     stop early (too high, but still below `enough`)."""
-    cdef int tricks, by_length, s, joker_lead, least, lho = (h + 1) & 3, p = (h + 2) & 3
+    cdef int tricks, by_length, longer, s, joker_lead, least, lho = (h + 1) & 3, p = (h + 2) & 3
     cdef uint64_t w_lead, w_joker = 0
     w[0] = 0
     if c.trump >= 0:
+        # past 1 only the trump tricks can reach `enough` (every_lead_loses
+        # and guarded_trump count 1), and neither top_trumps nor
+        # trump_length passes the longer trump hand's length
+        if enough > 1:
+            longer = popc(c.hand[lho][c.trump])
+            by_length = popc(c.hand[(h + 3) & 3][c.trump])
+            if by_length > longer:
+                longer = by_length
+            if longer < enough:
+                return 0
         tricks = top_trumps(c, lho, w)
         by_length = trump_length(c, lho)
         if by_length > tricks:
             tricks = by_length
             w[0] = 0
-        if tricks == 0:
+        if tricks == 0 and enough <= 1:
             tricks = every_lead_loses(c, h, w)
-        if tricks == 0:
-            tricks = guarded_trump(c, lho, 0, w)
+            if tricks == 0:
+                tricks = guarded_trump(c, lho, 0, w)
         return tricks
     # No-trump: whatever h leads, an opponent holds the top card of that
     # suit and wins the trick, then cashes its own top cards.  The count is
