@@ -130,6 +130,11 @@ cdef inline uint64_t lane_lows(uint64_t x) noexcept nogil:
     return x & ~((x | LANE_TOPS) - LANE_ONES)
 
 
+cdef inline uint32_t lane_suits(uint64_t x) noexcept nogil:
+    """In a four_suits word: the suits (a bit per suit) with a card."""
+    return <uint32_t> pext64((x + LANE_LOWS) & LANE_TOPS, LANE_TOPS)
+
+
 cdef inline uint64_t suit_lanes(uint32_t suits) noexcept nogil:
     """In a four_suits word: every bit of the lanes of the suits `suits`
     (a bit per suit)."""

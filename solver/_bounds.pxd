@@ -20,7 +20,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from _types cimport Ctx, TrickState, JOKERS
 from _bits cimport (popc, popc64, lowbit, highbit, present, owner, pdep32, pext64,
-                   four_suits, suit_lanes, LANE_TOPS, LANE_LOWS)
+                   four_suits, suit_lanes, lane_suits, LANE_TOPS, LANE_LOWS)
 
 cdef inline uint32_t top_k(uint32_t x, int k) noexcept nogil:
     """The k highest cards of x (all of x when it has no more than k)."""
@@ -255,7 +255,7 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     hand_h = four_suits(&c.hand[h][0])
     hand_p = four_suits(&c.hand[p][0])
     pres4 = four_suits(&c.pres[0])
-    h_suits = <uint32_t> pext64((hand_h + LANE_LOWS) & LANE_TOPS, LANE_TOPS)
+    h_suits = lane_suits(hand_h)
     own_top = top_suits(hand_h, pres4)
     partner_top = top_suits(hand_p, pres4)
     if trump >= 0:
@@ -593,9 +593,9 @@ cdef inline int every_lead_loses(Ctx* c, int h, uint64_t* w) noexcept nogil:
 cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept nogil:
     """Sure tricks for the side not on lead (h leads).  Only whether the
     count reaches `enough` matters to the caller: below it, the count may
-    stop early (too high, but still below `enough`)."""
+    stop early (0, or too high but still below `enough`)."""
     cdef int tricks, by_length, longer, s, joker_lead, least, lho = (h + 1) & 3, p = (h + 2) & 3
-    cdef uint64_t w_lead, w_joker = 0
+    cdef uint64_t w_lead, w_joker = 0, hand_h
     w[0] = 0
     if c.trump >= 0:
         # past 1 only the trump tricks can reach `enough` (every_lead_loses
@@ -621,6 +621,9 @@ cdef inline int other_tricks(Ctx* c, int h, uint64_t* w, int enough) noexcept no
     # No-trump: whatever h leads, an opponent holds the top card of that
     # suit and wins the trick, then cashes its own top cards.  The count is
     # the least over h's choices of lead.
+    hand_h = four_suits(&c.hand[h][0])
+    if lane_suits(hand_h) & top_suits(hand_h | four_suits(&c.hand[p][0]), four_suits(&c.pres[0])):
+        return 0    # (h can lead a suit whose top card its side holds: that lead counts 0)
     least = 99
     for s in range(4):
         if not c.hand[h][s]:
