@@ -97,6 +97,20 @@ cdef inline int cut_pick(Ctx* c, uint64_t key, int s, uint32_t runs, int b) noex
     return highbit(m) if m else b
 
 
+cdef inline void cut_first_runs(Ctx* c, Move* mv, uint64_t key, int s, uint32_t runs) noexcept nogil:
+    """cut_first when the moves mv are the run starts `runs` of suit s (a
+    follower's): the card to bring to the front found from the runs
+    (cut_pick), then looked for in the list."""
+    cdef int b = cut_pick(c, key, s, runs, -1)
+    cdef int i = 0
+    if b < 0:
+        return
+    while mv[i].bit != b:
+        i += 1
+    if i > 0:
+        move_to_front(mv, i)
+
+
 cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
     cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
     e.check = <uint32_t> key

@@ -54,7 +54,7 @@ from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, pext32, p
 from _play cimport TrickView, play, unplay, take_card, return_card, trick_view, lead_card, follow_card, last_card
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_lead, gen_moves, gen_suit, gen_void, move_to_front, playable_suits, put_move, run_starts
-from _cutoff cimport cut_clear, cut_key, follow_key, cut_first, cut_pick, cut_prefetch, cut_store
+from _cutoff cimport cut_clear, cut_key, follow_key, cut_first, cut_first_runs, cut_pick, cut_prefetch, cut_store
 from _tt cimport TTable, TTPage, TTSlot, TTShape, tt_init, tt_free, tt_empty, tt_fill, tt_grow, tt_populate, tt_root, tt_shape, tt_prefetch, tt_tops, tt_likely_list, tt_probe, tt_store, tt_join, tt_leave, tt_lock, tt_unlock, tt_ld32, tt_st32, tt_pause, tt_yield
 from _keeps cimport Keep, KeepMaker, keeps_make, KEEP_CARDS, KEEP_SUITS
 from _split cimport Split, SPLIT_LEFT, split_init, split_next_job, split_busy, split_mark, split_unmark, split_stopped, split_done_upto
@@ -609,6 +609,7 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
             ckey = follow_key(c, h)
             cut_prefetch(c, ckey)
             n = gen_suit(c, mv, h, k, runs)
+            cut_first_runs(c, mv, ckey, st.led, runs)
     else:
         ckey = cut_key(c, target)
         cut_prefetch(c, ckey)
@@ -619,8 +620,9 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
             n = gen_void(c, mv, h, k)
         else:
             n = gen_lead(c, mv, h)
+        if n > 1:
+            cut_first(c, ply, n, ckey)
     if n > 1:
-        cut_first(c, ply, n, ckey)
         if k == 0 and st.left >= c.probe_left:
             promote_probed_leads(c, target, ply, n)
         elif k > 0 and st.left >= c.cut_probe_left + (k != 3):
@@ -668,7 +670,8 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
                 cut_store(c, ckey, s, b)
             return node_result(c, ply, k, wc, &shape, own, sh, r, need)
         wacc |= wc
-        narrow_ranks(minrel, s, b, wc)
+        if m + 1 < n:
+            narrow_ranks(minrel, s, b, wc)   # (for the cards still to come)
     return node_result(c, ply, k, wacc, &shape, own, sh, 1 - ns_turn, need)
 
 

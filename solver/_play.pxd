@@ -55,9 +55,16 @@ cdef inline void trick_view(Ctx* c, TrickView* v) noexcept nogil:
     v.wb = st.tbit[wp]
     v.wseat = (st.leader + wp) & 3
     if st.nplayed == 3:
-        for i in range(3):
-            if i != wp and st.tsuit[i] == v.ws:
+        # another card of the winning card's suit among the three: in the
+        # led suit, ledcards tells (a loop over the three cards was 1% of
+        # the instructions of deal 41 of seed 1211)
+        if v.ws == st.led:
+            if st.ledcards & (st.ledcards - 1):
                 v.wbit = (<uint64_t> 1) << (16 * v.ws + v.wb)
+        else:
+            for i in range(3):
+                if i != wp and st.tsuit[i] == v.ws:
+                    v.wbit = (<uint64_t> 1) << (16 * v.ws + v.wb)
 
 
 cdef inline void lead_card(TrickState* st, int s, int b) noexcept nogil:
