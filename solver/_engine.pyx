@@ -633,7 +633,12 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
     # A search of its own (no other core on it): every card of the list
     # in order.  The trick state before the cards is kept here once for
     # all of them (c.saved[ply] is not written), and what the card winning
-    # so far is, once (trick_view).
+    # so far is, once (trick_view).  A leader's cards and a follower's have
+    # a loop each, the same but for playing the card and the result's
+    # store: with the kind of node fixed in each loop GCC keeps more of it
+    # in registers (0.8% fewer instructions on deal 41 of seed 1211 than
+    # one loop that asks k at every card; a third loop of its own for the
+    # fourth hand gained 0.01% more).
     st0 = st[0]
     wacc = 0
     minrel[0] = 0
@@ -641,25 +646,43 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
     minrel[2] = 0
     minrel[3] = 0
     minrel[4] = 0
-    if k > 0:
-        trick_view(c, &v)
+    if k == 0:
+        for m in range(n):
+            s = mv[m].suit
+            b = mv[m].bit
+            if b < minrel[s]:
+                continue  # a tried card of this suit showed this one's rank is irrelevant
+            take_card(c, h, s, b)
+            lead_card(st, s, b)
+            r = search_node(c, target, ply + 1)
+            # (the card read again rather than kept across the call: fewer
+            # values saved and restored around it)
+            s = mv[m].suit
+            b = mv[m].bit
+            wc = c.w[ply + 1]
+            st[0] = st0
+            return_card(c, h, s, b)
+            if r == ns_turn:
+                if m > 0:
+                    cut_store(c, ckey, s, b)
+                return node_result(c, ply, 0, wc, &shape, own, sh, r, need)
+            wacc |= wc
+            if m + 1 < n:
+                narrow_ranks(minrel, s, b, wc)   # (for the cards still to come)
+        return node_result(c, ply, 0, wacc, &shape, own, sh, 1 - ns_turn, need)
+    trick_view(c, &v)
     for m in range(n):
         s = mv[m].suit
         b = mv[m].bit
         if b < minrel[s]:
-            continue  # a tried card of this suit showed this one's rank is irrelevant
+            continue
         take_card(c, h, s, b)
-        if k == 0:
-            lead_card(st, s, b)
-            wc = 0
-        elif k == 3:
+        if k == 3:
             wc = last_card(c, st, &v, h, s, b)
         else:
             follow_card(c, st, &v, k, s, b)
             wc = 0
         r = search_node(c, target, ply + 1)
-        # (the card read again rather than kept across the call: fewer
-        # values saved and restored around it)
         s = mv[m].suit
         b = mv[m].bit
         wc |= c.w[ply + 1]
@@ -668,11 +691,13 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
         if r == ns_turn:
             if m > 0:
                 cut_store(c, ckey, s, b)
-            return node_result(c, ply, k, wc, &shape, own, sh, r, need)
+            c.w[ply] = wc       # (node_result at a follower)
+            return r
         wacc |= wc
         if m + 1 < n:
-            narrow_ranks(minrel, s, b, wc)   # (for the cards still to come)
-    return node_result(c, ply, k, wacc, &shape, own, sh, 1 - ns_turn, need)
+            narrow_ranks(minrel, s, b, wc)
+    c.w[ply] = wacc
+    return 1 - ns_turn
 
 
 # search's callers reach search_node through a pointer: GCC would otherwise
