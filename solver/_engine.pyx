@@ -602,7 +602,32 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
     mv = c.moves[ply]
     if k > 0 and st.led >= 0 and c.hand[h][st.led]:
         runs = run_starts(c, h, st.led, k)
-        if runs & (runs - 1) == 0:
+        if runs & (runs - 1) == 0 and c.job == 0:
+            # One move (a third of the followers), searched here when alone:
+            # without the move list, the loop and its minrel and W
+            # accumulated, its result the node's (1.2% fewer instructions
+            # on deal 41 of seed 1211; 0.2% of them lost again when this
+            # was an inner branch of the run test).  The card is read back
+            # from the trick after the search (its place k: the search
+            # below leaves the trick as it found it).
+            s = st.led
+            b = lowbit(runs)
+            st0 = st[0]
+            trick_view(c, &v)
+            take_card(c, h, s, b)
+            if k == 3:
+                wc = last_card(c, st, &v, h, s, b)
+            else:
+                follow_card(c, st, &v, k, s, b)
+                wc = 0
+            r = search_node(c, target, ply + 1)
+            c.w[ply] = wc | c.w[ply + 1]
+            s = st.tsuit[k]
+            b = st.tbit[k]
+            st[0] = st0
+            return_card(c, h, s, b)
+            return r
+        elif runs & (runs - 1) == 0:
             put_move(mv, st.led, lowbit(runs))
             n = 1
         else:
