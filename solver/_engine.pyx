@@ -51,7 +51,7 @@ cdef extern from "Python.h":
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, MAXMOVES, MAXPLY, CUTBITS
 from _bits cimport __builtin_prefetch, popc, lowbit, highbit, present, pext32, pdep32, spread_even
-from _play cimport TrickView, play, unplay, take_card, return_card, trick_view, lead_card, follow_card, last_card
+from _play cimport TrickView, play, unplay, take_card, return_card, trick_view, lead_card, follower_card
 from _bounds cimport bounds_at_lead, second_hand_bound
 from _moves cimport follow_first, gen_lead, gen_moves, gen_suit, gen_void, move_to_front, playable_suits, put_move, run_starts
 from _cutoff cimport cut_clear, cut_key, follow_key, cut_first, cut_first_runs, cut_pick, cut_prefetch, cut_store
@@ -614,12 +614,7 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
             b = lowbit(runs)
             st0 = st[0]
             trick_view(c, &v)
-            take_card(c, h, s, b)
-            if k == 3:
-                wc = last_card(c, st, &v, h, s, b)
-            else:
-                follow_card(c, st, &v, k, s, b)
-                wc = 0
+            wc = follower_card(c, st, &v, h, k, s, b)
             r = search_node(c, target, ply + 1)
             c.w[ply] = wc | c.w[ply + 1]
             s = st.tsuit[k]
@@ -703,12 +698,7 @@ cdef int search_node(Ctx* c, int target, int ply) noexcept nogil:
         b = mv[m].bit
         if b < minrel[s]:
             continue
-        take_card(c, h, s, b)
-        if k == 3:
-            wc = last_card(c, st, &v, h, s, b)
-        else:
-            follow_card(c, st, &v, k, s, b)
-            wc = 0
+        wc = follower_card(c, st, &v, h, k, s, b)
         r = search_node(c, target, ply + 1)
         s = mv[m].suit
         b = mv[m].bit

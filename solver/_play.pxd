@@ -136,6 +136,18 @@ cdef inline uint64_t last_card(Ctx* c, TrickState* st, TrickView* v, int h, int 
     return w
 
 
+cdef inline uint64_t follower_card(Ctx* c, TrickState* st, TrickView* v, int h, int k, int s,
+                                   int b) noexcept nogil:
+    """Seat h, the k-th (1-3) to play to the trick, plays card (s, b) (v:
+    trick_view before it).  Returns the winning card as a W bit when this
+    card completes a trick won by rank, else 0."""
+    take_card(c, h, s, b)
+    if k == 3:
+        return last_card(c, st, v, h, s, b)
+    follow_card(c, st, v, k, s, b)
+    return 0
+
+
 cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     """Play card (s, b) for the seat on turn, the trick state before it
     kept in c.saved[ply] for unplay.  Returns the winning card as a W bit
@@ -144,15 +156,12 @@ cdef inline uint64_t play(Ctx* c, int s, int b, int ply) noexcept nogil:
     cdef int k = st.nplayed
     cdef TrickView v
     c.saved[ply] = st[0]
-    take_card(c, (st.leader + k) & 3, s, b)
     if k == 0:
+        take_card(c, st.leader, s, b)
         lead_card(st, s, b)
         return 0
     trick_view(c, &v)
-    if k < 3:
-        follow_card(c, st, &v, k, s, b)
-        return 0
-    return last_card(c, st, &v, (st.leader + 3) & 3, s, b)
+    return follower_card(c, st, &v, (st.leader + k) & 3, k, s, b)
 
 
 cdef inline void unplay(Ctx* c, int s, int b, int ply) noexcept nogil:
