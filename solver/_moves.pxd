@@ -4,7 +4,8 @@
 # suit's lead_class (gen_lead); void, the ruffs, a joker, the bottom cards
 # and the rest, in that order (gen_void).  The cards are emitted in their
 # final order: no scores, no sort.
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 from _types cimport Ctx, Move, TrickState, JOKERS, NSUITS
 from _bits cimport (popc, lowbit, highbit, lowbit64, highbit64, present, pext32, pdep32,
@@ -296,25 +297,46 @@ cdef inline int gen_void(Ctx* c, Move* mv, int h, int k) noexcept nogil:
     return n
 
 
-cdef inline uint64_t lead_group(int score, int s, uint32_t cards) noexcept nogil:
-    """A group of gen_lead as one sortable key: the score (higher first),
-    then the suit (the lower first), then the suit and its cards to read
-    back."""
-    return ((<uint64_t> (score + 256)) << 34) | ((<uint64_t> (3 - s)) << 32) \
-        | ((<uint64_t> s) << 16) | cards
+cdef inline uint32_t move_code(int s, int b) noexcept nogil:
+    """The card of suit s and power b as the two bytes of a Move (suit,
+    then bit) read as one little-endian 16-bit word (put_code)."""
+    return (<uint32_t> b << 8) | <uint32_t> s
 
 
-cdef inline int add_group(uint64_t* grp, int ng, uint64_t g) noexcept nogil:
-    """Insert the group g (lead_group) into grp[:ng], kept best first (the
-    greatest key first; the keys differ: no two groups of a suit share a
-    score).  Returns the new count.  (In place of a sort of the whole list
-    after it was made: 0.9% fewer instructions on deal 41 of seed 1211.)"""
-    cdef int j = ng
-    while j > 0 and grp[j - 1] < g:
-        grp[j] = grp[j - 1]
+cdef inline void put_code(Move* m, uint32_t code) noexcept nogil:
+    """Write the move of code (move_code, the low 16 bits of code) to m:
+    one 16-bit store in place of two byte stores (the search core already
+    reads the hands little-endian: four_suits)."""
+    cdef uint16_t v = <uint16_t> code
+    memcpy(m, &v, 2)
+
+
+cdef inline uint32_t lead_key(uint32_t group, int b) noexcept nogil:
+    """A card of gen_lead as one sortable key: group (lead_group: the
+    score and the suit) in the high bits, then the rank (the lower first:
+    only the middle cards of a suit share a group), then the card as a
+    move code (move_code) in the low 16 bits."""
+    return group | (<uint32_t> (15 - b) << 16) | (<uint32_t> b << 8)
+
+
+cdef inline uint32_t lead_group(int score, int s) noexcept nogil:
+    """The high bits of a lead_key: the score (higher first; -256 < score
+    < 768), then the suit (the lower first), and the suit again as the
+    move code's low byte."""
+    return (<uint32_t> (score + 256) << 22) | (<uint32_t> (3 - s) << 20) | <uint32_t> s
+
+
+cdef inline int add_key(uint32_t* keys, int n, uint32_t k) noexcept nogil:
+    """Insert the key k (lead_key) into keys[:n], kept best first (the
+    greatest key first; no two cards share a key).  Returns the new count.
+    (In place of a sort of the whole list after it was made: 0.9% fewer
+    instructions on deal 41 of seed 1211.)"""
+    cdef int j = n
+    while j > 0 and keys[j - 1] < k:
+        keys[j] = keys[j - 1]
         j -= 1
-    grp[j] = g
-    return ng + 1
+    keys[j] = k
+    return n + 1
 
 
 cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
@@ -329,12 +351,14 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
         when cls < 0;
       - the top card: cls * 4 + 1, or + 2 when cls < 0;
       - the middle cards: cls * 4;
-      - at no-trump, one joker (they are interchangeable) last."""
+      - at no-trump, one joker (they are interchangeable) last.
+    Each card goes into its place as it is made, as one key (lead_key)
+    that carries the move: no list of groups to read back."""
     cdef uint64_t pres = four_suits(&c.pres[0])
     cdef uint64_t runs = lane_run_starts(four_suits(&c.hand[h][0]), pres)
-    cdef uint64_t grp[12]      # the groups, best first
-    cdef int ng = 0, n = 0, s, cls, top, i
-    cdef uint32_t r, my, others, bit
+    cdef uint32_t keys[16]     # the cards, best first
+    cdef int n = 0, s, cls, top, b, i
+    cdef uint32_t r, my, others
     for s in range(4):
         r = <uint32_t> (runs >> (16 * s)) & 0xFFFF
         if not r:
@@ -344,23 +368,24 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
         if cls > -60:
             top = highbit(r)
             others = c.pres[s] & ~my
-            if others == 0 or top > highbit(others):
-                ng = add_group(grp, ng, lead_group((cls if cls > 1 else 1) * 4 + 3, s, 1u << top))
+            if (others >> top) == 0:
+                n = add_key(keys, n, lead_key(lead_group((cls if cls > 1 else 1) * 4 + 3, s), top))
                 r ^= 1u << top
-        if not r:
-            continue
-        bit = my & (0u - my)
-        if r & bit:
-            ng = add_group(grp, ng, lead_group(cls * 4 + (2 if cls >= 0 else 1), s, bit))
-            r ^= bit
-        bit = 1u << highbit(my)
-        if r & bit:
-            ng = add_group(grp, ng, lead_group(cls * 4 + (1 if cls >= 0 else 2), s, bit))
-            r ^= bit
-        if r:
-            ng = add_group(grp, ng, lead_group(cls * 4, s, r))
-    for i in range(ng):
-        n = push_up(mv, n, <int> (grp[i] >> 16) & 7, <uint32_t> grp[i] & 0xFFFF)
+                if not r:
+                    continue
+        b = lowbit(my)
+        if (r >> b) & 1:
+            n = add_key(keys, n, lead_key(lead_group(cls * 4 + (2 if cls >= 0 else 1), s), b))
+            r ^= 1u << b
+        b = highbit(my)
+        if (r >> b) & 1:
+            n = add_key(keys, n, lead_key(lead_group(cls * 4 + (1 if cls >= 0 else 2), s), b))
+            r ^= 1u << b
+        while r:
+            n = add_key(keys, n, lead_key(lead_group(cls * 4, s), lowbit(r)))
+            r &= r - 1
+    for i in range(n):
+        put_code(mv + i, keys[i])
     my = c.hand[h][JOKERS]
     if my:
         # at no-trump the jokers are interchangeable: one will do (last)
