@@ -57,6 +57,12 @@ cdef extern from *:
 cdef extern from *:
     """
     #include <string.h>
+    /* four_suits puts suit s in bits 16s..16s+15, and gen_lead writes a
+       Move's two bytes as one 16-bit word (put_code): both read memory
+       little-endian. */
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    #error "whist-solve's engine needs a little-endian processor"
+    #endif
     /* The cards of suits 0-3 of one hand (hand[seat][0..3], or pres[0..3])
        as one 64-bit word, a 16-bit lane a suit: the bounds ask a question
        of the four suits at once. */
