@@ -311,19 +311,14 @@ cdef inline void put_code(Move* m, uint32_t code) noexcept nogil:
     memcpy(m, &v, 2)
 
 
-cdef inline uint32_t lead_key(uint32_t group, int b) noexcept nogil:
-    """A card of gen_lead as one sortable key: group (lead_group: the
-    score and the suit) in the high bits, then the rank (the lower first:
-    only the middle cards of a suit share a group), then the card as a
-    move code (move_code) in the low 16 bits."""
-    return group | (<uint32_t> (15 - b) << 16) | (<uint32_t> b << 8)
-
-
-cdef inline uint32_t lead_group(int score, int s) noexcept nogil:
-    """The high bits of a lead_key: the score (higher first; -256 < score
-    < 768), then the suit (the lower first), and the suit again as the
-    move code's low byte."""
-    return (<uint32_t> (score + 256) << 22) | (<uint32_t> (3 - s) << 20) | <uint32_t> s
+cdef inline uint32_t lead_key(int score, int s, int b) noexcept nogil:
+    """A card (s, b) of gen_lead as one sortable key: its group's score
+    (higher first; -256 < score < 768), then the suit (the lower first),
+    then the rank (the lower first: only the middle cards of a suit share
+    a group), then the card as a move code (move_code) in the low 16
+    bits."""
+    return ((<uint32_t> (score + 256) << 22) | (<uint32_t> (3 - s) << 20)
+            | (<uint32_t> (15 - b) << 16) | move_code(s, b))
 
 
 cdef inline int add_key(uint32_t* keys, int n, uint32_t k) noexcept nogil:
@@ -369,20 +364,20 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
             top = highbit(r)
             others = c.pres[s] & ~my
             if (others >> top) == 0:
-                n = add_key(keys, n, lead_key(lead_group((cls if cls > 1 else 1) * 4 + 3, s), top))
+                n = add_key(keys, n, lead_key((cls if cls > 1 else 1) * 4 + 3, s, top))
                 r ^= 1u << top
                 if not r:
                     continue
         b = lowbit(my)
         if (r >> b) & 1:
-            n = add_key(keys, n, lead_key(lead_group(cls * 4 + (2 if cls >= 0 else 1), s), b))
+            n = add_key(keys, n, lead_key(cls * 4 + (2 if cls >= 0 else 1), s, b))
             r ^= 1u << b
         b = highbit(my)
         if (r >> b) & 1:
-            n = add_key(keys, n, lead_key(lead_group(cls * 4 + (1 if cls >= 0 else 2), s), b))
+            n = add_key(keys, n, lead_key(cls * 4 + (1 if cls >= 0 else 2), s, b))
             r ^= 1u << b
         while r:
-            n = add_key(keys, n, lead_key(lead_group(cls * 4, s), lowbit(r)))
+            n = add_key(keys, n, lead_key(cls * 4, s, lowbit(r)))
             r &= r - 1
     for i in range(n):
         put_code(mv + i, keys[i])
