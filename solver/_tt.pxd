@@ -515,7 +515,9 @@ cdef extern from *:
        62-63 gathered, in that order, as bits 0-3.  One bit extract: the
        table's scans read the bounds of every pattern that matches, and
        with two shifts, two masks and an or seed 1211's deal 41 took 0.7%
-       more instructions (11.105G against 11.028G without a profile). */
+       more instructions (11.105G against 11.028G without a profile).
+       (Its own bit extract, not _bits.pxd's pext64: this file cannot
+       cimport _bits.pxd, see above.) */
     static inline int tt_bound(uint64_t m) {
     #if defined(__BMI2__)
         return (int) _pext_u64(m, ~TT_CARDS);
