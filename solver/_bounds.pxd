@@ -301,22 +301,6 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
     # (the bounds at need past 1 below are the closer for it)
     if not (partner_top & h_suits):
         partner_top = 0
-    # At need 1 with no suit left where h holds the top card, nor partner,
-    # no cashing count reaches 1: only the trump counts can (about half the
-    # calls at need 1; they are counted as at the end below)
-    if need == 1 and not (own_top | partner_top):
-        tricks = by_trumps
-        if tricks > 0:
-            w[0] = w_trumps
-        elif trump >= 0:
-            tricks = partner_ruff(c, h, w)
-            if tricks == 0:
-                tricks = guarded_trump(c, h, 1, w)
-        else:
-            w[0] = 0
-        if tricks > c.st.left:
-            tricks = c.st.left
-        return tricks
     # Past need 1 (a count of 1 may come from partner_ruff or
     # guarded_trump) no count below passes: each hand cashing every card of
     # the suits where it holds the top card (one hand after the other), or
