@@ -729,8 +729,9 @@ cdef inline int tt_tighten(TTable* t, TTSlot* e, uint64_t o0, uint64_t o1, uint6
             # tt_store_in, now 377M; same nodes.)
             if ((p.own[0] ^ o0) & msk[0]) != 0 or ((p.own[1] ^ o1) & msk[1]) != 0:
                 continue
-            if ((p.msk[0] & TT_CARDS) == msk[0] and (p.msk[1] & TT_CARDS) == msk[1]
-                    and p.own[0] == o0 and p.own[1] == o1):
+            # (the same cards, then the same owners: both sides' owners are
+            # stored masked, tt_put, and agree on those cards)
+            if (p.msk[0] & TT_CARDS) == msk[0] and (p.msk[1] & TT_CARDS) == msk[1]:
                 # (one word written per bound: a probe of another thread
                 # reads either value, and each holds)
                 if lower > tt_bound(p.msk[0]):
