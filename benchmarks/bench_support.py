@@ -22,7 +22,7 @@ from whist_solve.engine import Solver
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 # deals per set when benchmarking is disabled (the normal test run)
-QUICK = {"random": 2, "downtown": 2, "bid": 6, "endings": 40, "hard": 1}
+QUICK = {"random": 2, "downtown": 2, "bid": 6, "endings": 40, "margin": 1, "hard": 1}
 
 
 def pick(name: str, benchmark) -> list:

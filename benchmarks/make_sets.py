@@ -18,6 +18,11 @@ The sets (one PBN file each; ``whist-solve bench --set NAME`` runs them):
               position for its ``Trump``/``Ranking``/``Leader``.
 ``endings``   40 random 8-card endings (32 cards of the 52, no jokers), every
               strain, both rankings, every leader: one value each.
+``margin``    2 random deals where whist-solve's lead over bridge-solver is
+              thinnest: boards of ``whist-solve deal --count 60 --seed S``
+              (``MARGIN_PICKS``: seed, board) whose full tables took
+              whist-solve the most nodes for bridge-solver's branches
+              (``benchmarks/README.md``); full tables, uptown.
 ``hard``      6 deals that are slow to solve: two built by hand (a
               rotationally symmetric deal with interleaved ranks: full table;
               a symmetric four-void deal: only the no-trump position with N
@@ -42,8 +47,8 @@ import random
 import sys
 from typing import List, Optional
 
-from whist_solve.cards import SEATS, SUITS, format_hand
-from whist_solve.dealing import shuffled_deck, split_deck
+from whist_solve.cards import SEATS, SUITS, format_hand, parse_hand
+from whist_solve.dealing import random_board, shuffled_deck, split_deck
 from whist_solve.pbn import write_pbn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -57,7 +62,16 @@ HARD_CANDIDATE_SIZE = 13
 # `--search-hard 150` (most nodes first).
 HARD_PICKS = [0, 10, 107, 1]
 
-SETS = ("random", "downtown", "bid", "endings", "hard")
+# Boards (seed of `whist-solve deal --count 60 --seed S`, board number) for
+# the margin set: of the 420 boards of seeds 1211, 1212, 1221, 1231, 1232,
+# 1241 and 1251, the two whose full tables took whist-solve the most nodes
+# for bridge-solver's branches among those where bridge-solver needed more
+# than 2M (nodes 1.32 and 1.09 times its branches; the median of the 420
+# was 0.58).  Seed 1211's board 41 is the slowest of all 420 for both
+# solvers.
+MARGIN_PICKS = [(1251, 39), (1211, 41)]
+
+SETS = ("random", "downtown", "bid", "endings", "margin", "hard")
 
 
 def deal_text(hands) -> str:
@@ -122,6 +136,25 @@ def make_endings() -> list:
         boards.append(board_tags("endings", i + 1, hands, Variant="classic",
                                  Trump=strains[i % 5], Ranking=("up", "down")[(i // 5) % 2],
                                  Leader=SEATS[i % 4]))
+    return boards
+
+
+def deal_command_hands(seed: int, board: int):
+    """The hands (N E S W) of board `board` of `whist-solve deal --seed
+    seed` (classic whist: the deal alone, not its trump card)."""
+    rng = random.Random(seed)
+    for i in range(board):
+        lines = random_board(rng, i + 1, "classic")
+    deal = next(x for x in lines if x.startswith("[Deal "))
+    return [parse_hand(h) for h in deal.split('"')[1][2:].split()]
+
+
+def make_margin() -> list:
+    boards = []
+    for n, (seed, board) in enumerate(MARGIN_PICKS):
+        boards.append(board_tags("margin", n + 1, deal_command_hands(seed, board),
+                                 Variant="classic", Ranking="up",
+                                 Description=f"whist-solve deal --count 60 --seed {seed}: board {board}"))
     return boards
 
 
@@ -213,6 +246,8 @@ DESCRIPTIONS = {
     "downtown": f"the {COUNTS['random']} deals of 'random' downtown; full table",
     "bid": f"{COUNTS['bid']} bid whist 12-card positions with both jokers in play, seed {SEEDS['bid']}",
     "endings": f"{COUNTS['endings']} random {ENDING_CARDS}-card endings, seed {SEEDS['endings']}",
+    "margin": "2 random deals where whist-solve's lead over bridge-solver is thinnest "
+              f"(`whist-solve deal --count 60 --seed S` boards {MARGIN_PICKS})",
     "hard": "6 slow deals: 2 symmetric constructions and 4 freak deals picked by node count "
             f"(candidates seed {SEEDS['hard']}, picks {HARD_PICKS})",
 }
@@ -220,7 +255,8 @@ DESCRIPTIONS = {
 
 def build(name: str) -> list:
     return {"random": lambda: make_random("up"), "downtown": lambda: make_random("down"),
-            "bid": make_bid, "endings": make_endings, "hard": make_hard}[name]()
+            "bid": make_bid, "endings": make_endings, "margin": make_margin,
+            "hard": make_hard}[name]()
 
 
 def pbn_text(boards: list, name: str, description: str) -> str:

@@ -41,7 +41,7 @@ def bench(
     sets: List[str] = typer.Option(
         ["random"], "--set", "-s", metavar="SET",
         help="Deal set(s) to run (repeat or comma-separate): random, downtown, bid, endings, "
-             "hard, exchange, all; simulate (not in all: samples per second of a lead and a bid "
+             "margin, hard, exchange, all; simulate (not in all: samples per second of a lead and a bid "
              "simulation, --limit samples of each); or PBN files."),
     compare_dds: bool = typer.Option(False, "--compare-dds",
                                      help="Also run DDS (endplay, one thread) on the same deals: "

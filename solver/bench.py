@@ -50,7 +50,7 @@ from .files import replace_file
 from .pbn import read_pbn_file
 from .vocab import SEATS, STRAINS
 
-SET_NAMES = ("random", "downtown", "bid", "endings", "hard", "exchange")
+SET_NAMES = ("random", "downtown", "bid", "endings", "margin", "hard", "exchange")
 # The sets generated from seeds rather than read from benchmarks/data.
 GENERATED_SETS = ("exchange",)
 # Seeds of the exchange set (whist_solve.dealing.random_deal): the first ten,

@@ -650,7 +650,7 @@ def test_a_copy_of_a_shipped_set_keeps_its_name(tmp_path, monkeypatch):
 def test_an_unknown_set_name_lists_the_sets(tmp_path):
     r = _bench("--set", "randon")
     assert r.exit_code == 2
-    assert ("randon: no such file (a set is one of random, downtown, bid, endings, hard, "
-            "exchange, simulate and all, or a PBN file; did you mean random?)") in r.stderr
+    assert ("randon: no such file (a set is one of random, downtown, bid, endings, margin, "
+            "hard, exchange, simulate and all, or a PBN file; did you mean random?)") in r.stderr
     r = _bench("--set", str(tmp_path / "gone.pbn"))
     assert r.exit_code == 2 and "no such file" in r.stderr and "a set is one of" not in r.stderr
