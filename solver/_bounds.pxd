@@ -282,9 +282,9 @@ cdef inline int quick_tricks(Ctx* c, int h, uint64_t* w, int need) noexcept nogi
         # there (unless the hand draws trumps first)
         ruffed = 0
         if lho_ruffs:
-            ruffed = ~pext64(four_suits(&c.hand[lho][0]) + LANE_LOWS, LANE_TOPS)
+            ruffed = ~lane_suits(four_suits(&c.hand[lho][0]))
         if rho_ruffs:
-            ruffed |= ~pext64(four_suits(&c.hand[rho][0]) + LANE_LOWS, LANE_TOPS)
+            ruffed |= ~lane_suits(four_suits(&c.hand[rho][0]))
         ruffed &= ~(1u << trump)
         if draw_seat != 0:
             own_top &= ~ruffed
