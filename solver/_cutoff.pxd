@@ -1,9 +1,25 @@
 # The cut-off cache: for each kind of position (a hashed key of what the
 # choice of card mostly depends on), the last card that caused a cut-off
-# there, tried first the next time.  A small direct-mapped array
-# (1 << CUTBITS entries) with no collision handling: a wrong guess only
-# costs move order.
-from libc.stdint cimport uint32_t, uint64_t
+# there, tried first the next time.  A small array of 1 << CUTBITS entries
+# of 4 bytes, two to a slot: the key's high bits pick the slot, its low 16
+# bits tell the two entries' positions apart, and a store puts its card
+# first in the slot, moving the other kind of position's card (if any)
+# second and forgetting the one that was second.  A wrong guess only costs
+# move order.
+#
+# Measured against the cache before, a direct-mapped array of 1 << 16
+# entries of 8 bytes (the same 512 KB; nodes of full tables):
+# - seed 1211's deal 41 (of `whist-solve deal --count 60 --seed 1211`)
+#   15.57M -> 14.85M, 1.544 s -> 1.442 s (six alternating runs each);
+# - the seven seeded sets 1211-1251 (420 deals) 468.3M -> 467.1M; seeds
+#   1261, 1271, 1281 (never used in tuning): +0.15%, -0.21%, -0.06%;
+# - bridge-solver's 1k_deals 601-640 and 801-840 -0.06% and -0.12%; its
+#   19 hard deals 186.6M -> 187.0M; the two freak deals 83.47M -> 82.53M.
+# Twice the entries direct-mapped (4 bytes each, the same memory): deal 41
+# 15.06M, but the hard deals 188.8M; four to a slot: the same nodes as two
+# (deal 41 14.849M); 1 << 18 entries direct-mapped (1 MB): deal 41 15.08M
+# and no faster than before.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from _types cimport Ctx, CutEntry, Move, TrickState, JOKERS, CUTBITS
@@ -61,24 +77,42 @@ cdef inline uint64_t cut_key(Ctx* c, int target) noexcept nogil:
     return mix_key(a, b)
 
 
+cdef inline CutEntry* cut_slot(Ctx* c, uint64_t key) noexcept nogil:
+    """The slot of `key`: its two entries (8 bytes, on one cache line)."""
+    return c.cut + ((key >> (64 - CUTBITS)) & ~(<uint64_t> 1))
+
+
+cdef inline CutEntry* cut_find(Ctx* c, uint64_t key) noexcept nogil:
+    """The entry of `key` in this generation, or NULL."""
+    cdef CutEntry* e = cut_slot(c, key)
+    if e[0].check == <uint16_t> key and e[0].gen == c.cut_gen:
+        return e
+    if e[1].check == <uint16_t> key and e[1].gen == c.cut_gen:
+        return e + 1
+    return NULL
+
+
 cdef inline void cut_prefetch(Ctx* c, uint64_t key) noexcept nogil:
     """Ask for the entry of `key` ahead of cut_first: the cache is bigger
     than the processor's nearest caches, and its entry was the most costly
     load of a node (perf: 28% of the samples of `search`) when read right
     after the moves were made."""
-    __builtin_prefetch(c.cut + (key >> (64 - CUTBITS)))
+    __builtin_prefetch(cut_slot(c, key))
 
 
 cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
     """Bring the move remembered for this kind of position to the front
     (the run of equivalent cards that holds the remembered card)."""
-    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    cdef CutEntry* e = cut_find(c, key)
     cdef int i, best = -1
+    cdef int s, b
     cdef Move* mv = c.moves[ply]
-    if e.check != <uint32_t> key or e.gen != c.cut_gen:
+    if e == NULL:
         return
+    s = e.card >> 4
+    b = e.card & 15
     for i in range(n):
-        if mv[i].suit == e.suit and mv[i].bit <= e.bit:
+        if mv[i].suit == s and mv[i].bit <= b:
             if best < 0 or mv[i].bit > mv[best].bit:
                 best = i
     if best <= 0:
@@ -89,11 +123,11 @@ cdef inline void cut_first(Ctx* c, int ply, int n, uint64_t key) noexcept nogil:
 cdef inline int cut_pick(Ctx* c, uint64_t key, int s, uint32_t runs, int b) noexcept nogil:
     """The card cut_first would bring to the front when the moves are the
     run starts `runs` of suit s (the remembered card's run), else b."""
-    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
+    cdef CutEntry* e = cut_find(c, key)
     cdef uint32_t m
-    if e.check != <uint32_t> key or e.gen != c.cut_gen or e.suit != s:
+    if e == NULL or (e.card >> 4) != s:
         return b
-    m = runs & ((2u << e.bit) - 1)
+    m = runs & ((2u << (e.card & 15)) - 1)
     return highbit(m) if m else b
 
 
@@ -112,11 +146,14 @@ cdef inline void cut_first_runs(Ctx* c, Move* mv, uint64_t key, int s, uint32_t 
 
 
 cdef inline void cut_store(Ctx* c, uint64_t key, int s, int b) noexcept nogil:
-    cdef CutEntry* e = c.cut + (key >> (64 - CUTBITS))
-    e.check = <uint32_t> key
-    e.gen = c.cut_gen
-    e.suit = s
-    e.bit = b
+    """Remember card (s, b) for `key`: first in its slot, the other
+    entry's card (if of another key) kept second."""
+    cdef CutEntry* e = cut_slot(c, key)
+    if e[0].check != <uint16_t> key or e[0].gen != c.cut_gen:
+        e[1] = e[0]
+    e[0].check = <uint16_t> key
+    e[0].gen = <uint8_t> c.cut_gen
+    e[0].card = <uint8_t> (s * 16 + b)
 
 
 cdef inline void cut_clear(Ctx* c) noexcept nogil:
@@ -128,7 +165,7 @@ cdef inline void cut_clear(Ctx* c) noexcept nogil:
     time, 1.57-1.62 s with generations (the same output, nodes included);
     the same nodes everywhere, and the tables' and exchanges' times within
     the 1% that two builds of the same code differ by."""
-    c.cut_gen += 1
+    c.cut_gen = (c.cut_gen + 1) & 0xFF      # (CutEntry.gen: one byte)
     if c.cut_gen == 0:
         memset(c.cut, 0, (1 << CUTBITS) * sizeof(CutEntry))
         c.cut_gen = 1

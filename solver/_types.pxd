@@ -6,7 +6,7 @@
 # ace, 13 the little joker and 14 the big joker (the jokers are members of
 # the trump suit in a trump contract).  At no-trump the jokers live in a
 # fifth pseudo-suit, JOKERS, which never wins a trick.
-from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from _tt cimport TTable
 from _split cimport Split
@@ -16,7 +16,7 @@ cdef enum:
     JOKERS = 4        # suit index of the jokers at no-trump
     MAXPLY = 64       # cards one search can play (4 x 13) plus slack
     MAXMOVES = 16     # legal moves at a node: at most 13 cards + 2 jokers
-    CUTBITS = 16      # log2 of the number of slots of the cut-off cache
+    CUTBITS = 17      # log2 of the number of entries of the cut-off cache (two to a slot: _cutoff.pxd)
 
 
 cdef struct TrickState:
@@ -38,10 +38,10 @@ cdef struct Move:
 
 
 cdef struct CutEntry:
-    uint32_t check     # low bits of the cut-off key (its high bits pick the slot), to tell positions apart
-    int8_t suit        # the card that last refuted or proved at this position
-    int8_t bit         # (its power)
-    uint16_t gen       # the cache's generation that wrote it (Ctx.cut_gen): an older one counts as empty
+    # 4 bytes (see _cutoff.pxd)
+    uint16_t check     # low bits of the cut-off key (its high bits pick the slot), to tell positions apart
+    uint8_t gen        # the cache's generation that wrote it (Ctx.cut_gen, 1..255): an older one counts as empty
+    uint8_t card       # the card that last refuted or proved at this position: suit * 16 + power
 
 
 cdef struct Ctx:

@@ -63,3 +63,39 @@ def test_set_hand_is_set_position_with_that_hand():
         core.set_hand(seat, masks, seat)
         assert core.value() == want, (trial, hands, trump, ranking, seat)
         assert core.can_take(want) and not core.can_take(want + 1)
+
+
+@pytest.mark.parametrize("cards, seed", [(8, 1), (9, 0), (11, 1)])
+def test_cleared_core_searches_as_a_fresh_one_past_the_generation_wrap(cards, seed):
+    """Core.clear moves the cut-off cache to a new generation (one byte,
+    1..255: _cutoff.pxd's cut_clear) and wipes it when the counter wraps.
+    A search made every 255 clears runs in the same generation each time:
+    it must take the nodes of a search on a fresh core, not find the cards
+    the last one remembered as if they were its own."""
+    from whist_solve.cards import full_deck
+    from whist_solve.engine import engine_card
+    import random
+
+    rng = random.Random(seed)
+    deck = full_deck()
+    rng.shuffle(deck)
+    hands = [deck[k * cards:(k + 1) * cards] for k in range(4)]
+    coords = [[engine_card(c, "H", "up") for c in h] for h in hands]
+
+    def search(core):
+        core.set_position(coords, 1, 0, ())
+        n0 = core.nodes
+        v = core.value()
+        return v, core.nodes - n0
+
+    fresh_core = Solver(16).core_for("H")
+    fresh_core.clear()
+    fresh = search(fresh_core)
+    assert fresh[1] > 100
+    core = Solver(16).core_for("H")
+    seen = []
+    for i in range(3 * 255):
+        core.clear()
+        if i % 255 == 0:
+            seen.append(search(core))
+    assert seen == [fresh] * 3
