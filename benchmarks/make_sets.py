@@ -47,9 +47,9 @@ import random
 import sys
 from typing import List, Optional
 
-from whist_solve.cards import SEATS, SUITS, format_hand, parse_hand
+from whist_solve.cards import SEATS, SUITS, format_hand
 from whist_solve.dealing import random_board, shuffled_deck, split_deck
-from whist_solve.pbn import write_pbn
+from whist_solve.pbn import read_pbn, write_pbn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
@@ -145,8 +145,7 @@ def deal_command_hands(seed: int, board: int):
     rng = random.Random(seed)
     for i in range(board):
         lines = random_board(rng, i + 1, "classic")
-    deal = next(x for x in lines if x.startswith("[Deal "))
-    return [parse_hand(h) for h in deal.split('"')[1][2:].split()]
+    return read_pbn("\n".join(lines))[0].hands
 
 
 def make_margin() -> list:
