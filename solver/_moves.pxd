@@ -168,10 +168,37 @@ cdef inline int lead_class(Ctx* c, int h, int s) noexcept nogil:
         return 60                  # a strong suit
     if (t >= 0 and not pd and lh and rh and c.hand[p][t]
             and popc(c.hand[p][t]) <= popc(c.hand[h][t]) and not (tmy & ace and popc(my) == 1)):
-        return 45                  # partner ruffs
+        # above partner's top card and the strong suits, below the tenace
+        # (from 45, below the strong suits: nodes of full tables, with the
+        # bottom card of every class led first, bridge-solver's 1k_deals
+        # 601-640 50.61M -> 50.42M, 801-840 45.52M -> 45.53M, deal 41 of
+        # seed 1211 14.85M -> 14.48M; 61, below partner's top card, and
+        # 66, above the tenace, did less)
+        return 63                  # partner ruffs
     if not pd or not lh or not rh:
         return 30
     return 40
+
+
+cdef inline bint top_first(int cls) noexcept nogil:
+    """Whether gen_lead leads a suit of class cls (lead_class) from the
+    top before the bottom: the two classes where the opponents profit
+    from the lead (cls < 0), a strong suit (60), partner's tenace (65)
+    and a suit someone is void in (30).  Measured, nodes of full tables
+    against the bottom card first in those three (the top card being the
+    lowest of the suit's top run in both): bridge-solver's 1k_deals
+    601-640 49.16M -> 48.33M, 801-840 44.72M -> 41.00M, 0-199 216.9M ->
+    218.1M; seven seeded sets of 60 deals 456.0M -> 450.7M (deal 41 of
+    seed 1211 14.13M -> 10.99M); seeds 1261, 1271, 1281 (not tuned on)
+    71.13M -> 68.04M, 64.08M -> 64.01M, 59.98M -> 62.16M; the freak deals
+    79.17M -> 52.38M, bridge-solver's 19 hard deals 182.7M -> 157.4M; but
+    the downtown set 25.50M -> 28.21M (its deal 9: 6.45M -> 9.00M) and the
+    hard set 52.44M -> 59.23M.  The top first in a suit of no class above
+    (40) as well: 801-840 42.30M, the seven sets 459.0M; in the strong
+    suits and the void ones only: deal 41 13.52M, 1k_deals 0-199 215.2M;
+    in partner's top card's suits (62), the trump suit (0) or the
+    ruffing suits (63) each alone: more on both 1k_deals parts."""
+    return cls < 0 or cls == 30 or cls == 60 or cls == 65
 
 
 cdef inline void put_move(Move* m, int s, int b) noexcept nogil:
@@ -341,10 +368,9 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
     first); the middle cards of a suit from the lowest up:
       - a sure winner unless ruffed (cls > -60): cash it first within its
         class, and before the low-class suits: max(cls, 1) * 4 + 3;
-      - then the bottom card (measured: better in every class but the two
-        where the opponents profit from the lead): cls * 4 + 2, or + 1
-        when cls < 0;
-      - the top card: cls * 4 + 1, or + 2 when cls < 0;
+      - the bottom card and the top one (the lowest card of the top run
+        left), in the order top_first says: cls * 4 + 2 for the first of
+        them, + 1 for the other;
       - the middle cards: cls * 4;
       - at no-trump, one joker (they are interchangeable) last.
     Each card goes into its place as it is made, as one key (lead_key)
@@ -353,6 +379,7 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
     cdef uint64_t runs = lane_run_starts(four_suits(&c.hand[h][0]), pres)
     cdef uint32_t keys[16]     # the cards, best first
     cdef int n = 0, s, cls, top, b, i
+    cdef bint up
     cdef uint32_t r, my, others
     for s in range(4):
         r = <uint32_t> (runs >> (16 * s)) & 0xFFFF
@@ -368,13 +395,19 @@ cdef inline int gen_lead(Ctx* c, Move* mv, int h) noexcept nogil:
                 r ^= 1u << top
                 if not r:
                     continue
+        up = top_first(cls)
         b = lowbit(my)
         if (r >> b) & 1:
-            n = add_key(keys, n, lead_key(cls * 4 + (2 if cls >= 0 else 1), s, b))
+            n = add_key(keys, n, lead_key(cls * 4 + (1 if up else 2), s, b))
             r ^= 1u << b
-        b = highbit(my)
-        if (r >> b) & 1:
-            n = add_key(keys, n, lead_key(cls * 4 + (1 if cls >= 0 else 2), s, b))
+        if r:
+            # (the top run's lowest card: before, the top card itself, so
+            # that a top run of two or more cards, or one cashed above,
+            # left the suit without a top card: a lead of hearts from
+            # T9764 at clubs came low, and deal 39 of seed 1251 searched
+            # 5.98M nodes against 4.17M)
+            b = highbit(r)
+            n = add_key(keys, n, lead_key(cls * 4 + (2 if up else 1), s, b))
             r ^= 1u << b
         while r:
             n = add_key(keys, n, lead_key(cls * 4, s, lowbit(r)))

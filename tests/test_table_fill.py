@@ -101,7 +101,7 @@ def test_a_table_grows_its_slots_without_changing_the_search():
     # A table starts on 65,536 slots and doubles them as they fill (see
     # _tt.pxd's tt_grow); a shareable one has all of them from the start.
     # The bounds kept are the same either way, so are the nodes searched.
-    hands = random_deal(14)
+    hands = random_deal(28)     # (its no-trump row uses more than an eighth of the first slots)
     growing, whole = Solver(16), Solver(16)
     whole.shareable = True
     whole.shareable = False                  # (it keeps all its slots)
