@@ -104,7 +104,6 @@ log records below warnings are silenced and the rest go to stderr.
 """
 from __future__ import annotations
 
-import asyncio
 import gc
 import json
 import logging
@@ -939,6 +938,8 @@ def _probe_scheduler(address: str, named: str, timeout: float) -> None:
     with something else (an HTTP server, bytes at random) ended in an
     internal error after 10 s, and the half-made Client's traceback at
     exit.  Here the wait is bounded, and a signal stops it."""
+    import asyncio      # (here and in the Dask client's code only: 8 MB of a process's memory)
+
     from distributed.comm import connect as comm_connect
     from distributed.security import Security
 
@@ -1000,6 +1001,7 @@ class _WorkerWatch:
         self.said_silent = False
 
     def __call__(self) -> None:
+        import asyncio
         now = time.monotonic()
         if (self.said and self.said_silent) or now < self.next_look:
             return
@@ -1146,6 +1148,7 @@ def _run_dask(func, items, backend, tt_mb, return_exceptions, chunk, window) -> 
 
 def _run_dask_client(func, items, backend, tt_mb, return_exceptions, chunk, window
                      ) -> Iterator[Any]:
+    import asyncio
     client = connect(backend)
     version = _version()
     run = uuid.uuid4().hex          # the workers empty their tables for a new run
