@@ -39,8 +39,10 @@
 #
 # The search each core runs is numbered (a job); a core that finishes its
 # job first writes the number to `done`, and the other cores, which look at
-# it after every move they search, return at once without storing what
-# their unfinished search saw.  `done` is a watermark: a number written
+# it after every move they search at a node with SPLIT_LEFT tricks left or
+# more, return at once without storing what their unfinished search saw
+# (below those nodes a core searches as it would alone, and finishes the
+# subtree it is in before it looks: engine's search_node).  `done` is a watermark: a number written
 # counts every earlier one done too, and it never moves back.
 #
 # A helper may also test another target of the owner's position ahead of
