@@ -42,8 +42,9 @@
 # it after every move they search at a node with SPLIT_LEFT tricks left or
 # more, return at once without storing what their unfinished search saw
 # (below those nodes a core searches as it would alone, and finishes the
-# subtree it is in before it looks: engine's search_node).  `done` is a watermark: a number written
-# counts every earlier one done too, and it never moves back.
+# subtree it is in before it looks: engine's search_node).  `done` is a
+# watermark: a number written counts every earlier one done too, and it
+# never moves back.
 #
 # A helper may also test another target of the owner's position ahead of
 # the owner (engine.py's tests ahead).  Its job takes the owner's next
