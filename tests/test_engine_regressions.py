@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from whist_solve import Solver
+from whist_solve.dealing import random_hands
+from whist_solve.engine import engine_card
 
 from support.engine_check import check
 from support.strategies import Spot
@@ -72,14 +74,7 @@ def test_cleared_core_searches_as_a_fresh_one_past_the_generation_wrap(cards, se
     A search made every 255 clears runs in the same generation each time:
     it must take the nodes of a search on a fresh core, not find the cards
     the last one remembered as if they were its own."""
-    from whist_solve.cards import full_deck
-    from whist_solve.engine import engine_card
-    import random
-
-    rng = random.Random(seed)
-    deck = full_deck()
-    rng.shuffle(deck)
-    hands = [deck[k * cards:(k + 1) * cards] for k in range(4)]
+    hands = random_hands(seed, cards)
     coords = [[engine_card(c, "H", "up") for c in h] for h in hands]
 
     def search(core):
