@@ -938,7 +938,7 @@ def _probe_scheduler(address: str, named: str, timeout: float) -> None:
     with something else (an HTTP server, bytes at random) ended in an
     internal error after 10 s, and the half-made Client's traceback at
     exit.  Here the wait is bounded, and a signal stops it."""
-    import asyncio      # (here and in the Dask client's code only: 8 MB of a process's memory)
+    import asyncio      # (here and in the Dask client's code only: 6 MB of every command's process)
 
     from distributed.comm import connect as comm_connect
     from distributed.security import Security
